@@ -1,0 +1,183 @@
+"""Command line: `python -m pygames list | score | replay | play` (see README)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence, TextIO
+
+from . import GAMES, DiceSampler, GameError, Match, Player, find_game, load_match
+from .bots import bot_for
+from .dice import counts
+from .yams import YamsGame, YamsState
+
+
+class UsageError(GameError):
+    pass
+
+
+def _option_value(text: str):
+    low = text.lower()
+    if low in ("1", "true", "yes", "oui", "on"):
+        return True
+    if low in ("0", "false", "no", "non", "off"):
+        return False
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def parse_options(pairs: Sequence[str]) -> dict:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise UsageError(f"Option « {pair} » : écrire NOM=VALEUR.")
+        options[key] = _option_value(value)
+    return options
+
+
+def parse_players(text: str) -> list[Player]:
+    """'Alice,Bob:simple' -> two players, Bob played by the computer."""
+    players = []
+    for item in text.split(","):
+        name, _, seat = item.partition(":")
+        players.append(Player(name.strip(), seat.strip() or "human"))
+    return players
+
+
+def cmd_list(args, out: TextIO) -> int:
+    for game in GAMES.values():
+        out.write(f"{game.id}\t{game.title} ({game.min_players}–{game.max_players} joueurs)\n")
+        for opt in game.options:
+            kind = "|".join(map(str, opt.choices)) if opt.choices else "oui|non"
+            out.write(f"    {opt.id}={opt.default!s:<6} {opt.label} [{kind}]\n")
+    return 0
+
+
+def cmd_score(args, out: TextIO) -> int:
+    game = find_game(args.ruleset)
+    if not isinstance(game, YamsGame):
+        raise UsageError(f"« score » ne vaut que pour les feuilles de Yams, pas {game.id}.")
+    if len(args.dice) != 5:
+        raise UsageError("Il faut exactement 5 dés.")
+    dice = game.parse_action("dice " + " ".join(args.dice)).faces
+    rules = game.rules(game.resolve_options(parse_options(args.option)))
+    box = next((b for b in rules.boxes if b.id == args.box), None)
+    if box is None:
+        ids = " ".join(b.id for b in rules.boxes)
+        raise UsageError(f"Case inconnue dans {game.id} : « {args.box} » (cases : {ids}).")
+    out.write(f"{box.score(counts(dice), sum(dice), rules)}\n")
+    return 0
+
+
+def result_json(match: Match) -> dict:
+    state = match.state
+    return {
+        "game": match.game.id,
+        "finished": state.is_terminal(),
+        "scores": [{"name": p.name, "score": s} for p, s in zip(match.players, state.scores())],
+        "ranking": [[match.players[i].name for i in place] for place in state.ranking()],
+    }
+
+
+def cmd_replay(args, out: TextIO) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            record = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise UsageError(f"Impossible de lire {args.file} : {err}") from None
+    match = load_match(record)
+    out.write(json.dumps(result_json(match), ensure_ascii=False) + "\n")
+    return 0
+
+
+def render_yams(match: Match) -> str:
+    state = match.state
+    assert isinstance(state, YamsState)
+    lines = []
+    names = [p.name[:10] for p in match.players]
+    lines.append(f"{'':16}" + "".join(f"{n:>11}" for n in names))
+    potential = state.potential()
+    sheets = [state.sheet(p) for p in range(len(names))]
+    for box in state.rules.boxes:
+        row = f"{box.label[:15]:16}"
+        for p, sheet in enumerate(sheets):
+            value = sheet.boxes[box.id]
+            if value is None and p == state.player and box.id in potential:
+                row += f"{'(' + str(potential[box.id]) + ')':>11}"
+            else:
+                row += f"{'' if value is None else value:>11}"
+        lines.append(f"{row}   {box.id}")
+        if box.id == "sixes":
+            lines.append(f"{'Prime (≥63)':16}" + "".join(f"{s.bonus:>11}" for s in sheets))
+    if state.rules.primes:
+        lines.append(f"{'Primes Yam':16}" + "".join(f"{s.primes:>11}" for s in sheets))
+    lines.append(f"{'TOTAL':16}" + "".join(f"{s.total:>11}" for s in sheets))
+    return "\n".join(lines)
+
+
+def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
+    game = find_game(args.game)
+    players = parse_players(args.players)
+    match = Match(game, players, parse_options(args.option), DiceSampler(args.seed))
+    bots = {i: bot_for(game, p.seat) for i, p in enumerate(players) if p.is_computer}
+    while not match.state.is_terminal():
+        state = match.state
+        if state.is_chance():
+            match.throw()
+            continue
+        who = state.current_player()
+        if who in bots:
+            action = bots[who](state)
+            out.write(f"{players[who].name} : {action}\n")
+            match.apply(action)
+            continue
+        if isinstance(state, YamsState) and state.dice:
+            out.write("\n" + render_yams(match) + "\n")
+            out.write(f"Dés : {' '.join(map(str, state.dice))}  (lancer {state.rolls}/3)\n")
+        out.write(f"{players[who].name} > ")
+        out.flush()
+        line = inp.readline()
+        if not line:
+            out.write("\nPartie interrompue.\n")
+            return 1
+        line = line.strip()
+        if line in ("?", "aide", "help"):
+            out.write("Coups possibles : " + ", ".join(map(str, state.legal_actions())) + "\n")
+            continue
+        try:
+            match.apply(line)
+        except GameError as err:
+            out.write(f"{err}  (tapez ? pour la liste des coups)\n")
+    out.write("\n" + render_yams(match) + "\n")
+    out.write(json.dumps(result_json(match), ensure_ascii=False) + "\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m pygames", description="Jeux de dés.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="les jeux, leurs règles et leurs options")
+    p = sub.add_parser("score", help="ce que vaut une case pour cinq dés")
+    p.add_argument("ruleset")
+    p.add_argument("box")
+    p.add_argument("dice", nargs="*")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
+    p = sub.add_parser("replay", help="rejoue une partie enregistrée (JSON)")
+    p.add_argument("file")
+    p = sub.add_parser("play", help="jouer dans le terminal")
+    p.add_argument("game")
+    p.add_argument("--players", default="Joueur", help="ex. « Alice,Bob:simple »")
+    p.add_argument("--seed", default=None)
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
+    args = build_parser().parse_args(argv)
+    commands = {"list": cmd_list, "score": cmd_score, "replay": cmd_replay, "play": cmd_play}
+    try:
+        return commands[args.command](args, out)
+    except GameError as err:
+        sys.stderr.write(f"erreur : {err}\n")
+        return 2

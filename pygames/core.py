@@ -107,7 +107,7 @@ class Player:
             raise GameError("Chaque joueur a besoin d'un nom.")
         if len(self.name) > MAX_NAME_LENGTH:
             raise GameError(f"Nom trop long (au plus {MAX_NAME_LENGTH} caractères).")
-        if any(ord(c) < 32 for c in self.name):
+        if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in self.name):  # C0, DEL, C1
             raise GameError("Le nom contient un caractère de contrôle.")
         if self.seat not in SEATS:
             raise GameError(f"Place inconnue : {self.seat!r} ({', '.join(SEATS)}).")

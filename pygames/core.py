@@ -292,7 +292,8 @@ class Match:
             raise BadRecord("Partie enregistrée illisible : un objet JSON est attendu.")
         if record.get("format") != RECORD_FORMAT:
             raise BadRecord(f"Format de partie inconnu : {record.get('format')!r}.")
-        game = registry.get(record.get("game"))  # type: ignore[arg-type]
+        game_id = record.get("game")
+        game = registry.get(game_id) if isinstance(game_id, str) else None
         if game is None:
             raise BadRecord(f"Jeu inconnu : {record.get('game')!r}.")
         players_json, options, actions = (

@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""Assemble the static site in ``dist/`` (gitignored).
+
+Usage::
+
+    python web/build.py [--out dist] [--base /]
+
+What ends up in the output directory:
+
+* every file of ``web/`` except the build tooling (``build.py``, ``serve.py``,
+  ``__pycache__``/``*.pyc``) -- the pages, ``web/app/*.py``, css, ...;
+* ``pygames.zip``: every ``.py`` module of the ``pygames/`` package, found by
+  walking the tree (no hand-kept list), stored as ``pygames/...`` so that
+  unpacking it into Pyodide's working directory makes ``import pygames`` work;
+* ``vendor/pyodide/``: the files of the ``pyodide`` npm package that a boot
+  really requests (checked in headless Chromium, see below);
+* ``vendor/pyscript/``: ``core.js``, ``core.css`` of ``@pyscript/core`` and
+  every chunk reachable from them (relative ``"./x.js"`` references are
+  followed automatically, source maps are left out);
+* ``build-info.json``: versions, the ``--base`` path, and a sha256 of every
+  file, and ``.nojekyll``.
+
+Nothing at run time is fetched from another host: the page must point PyScript
+at ``vendor/pyodide/pyodide.mjs`` through its config ``interpreter`` key.
+
+How relative URLs in a PyScript config resolve (checked with @pyscript/core
+0.7.31 in headless Chromium, page in ``sub/``, config file in ``conf/deep/``,
+and read in its source: core.js ``relative_url`` and polyscript loader.js):
+
+* ``interpreter`` -- resolved against the *page* URL (``location.href``; not
+  ``document.baseURI``, so ``<base href>`` does not change it), NOT against
+  the config file.  Pyodide then gets ``indexURL`` = the directory of that
+  ``pyodide.mjs`` and fetches the other runtime files next to it.  Any value
+  is turned into a URL this way (even a bare version string), so always
+  give the path, e.g. ``"./vendor/pyodide/pyodide.mjs"`` for a page at the
+  root of dist/.
+* ``files`` (also ``fetch`` and ``js_modules``) -- resolved against the
+  *config file's* URL when the config is a file (``config="x.toml"`` or
+  ``<py-config src=...>``); for an inline config (JSON/TOML text in the
+  attribute or a ``<py-config>`` body) the base is the page.  Keeping the
+  config file next to the page makes both rules agree.
+* ``{"./pygames.zip": "./*"}`` in ``files`` is supported: a target ending in
+  ``/*`` makes PyScript unpack the archive (``.zip``, ``.whl``, ``.tar.gz``)
+  into that directory -- here Pyodide's cwd ``/home/pyodide``, which is on
+  ``sys.path``, so ``import pygames`` works.
+
+Files a boot requests (Pyodide 314.0.7, measured in Chromium, both for a bare
+``loadPyodide()`` and through PyScript): ``pyodide.mjs``,
+``pyodide-lock.json``, ``python_stdlib.zip``, ``pyodide.asm.wasm``,
+``pyodide.asm.mjs`` (older releases called it ``pyodide.asm.js``).  Nothing
+else.
+PyScript's core.js also eagerly imports its plugin chunks (py-editor,
+py-game, py-terminal, donkey, error, deprecations-manager) on every page,
+even when unused; the codemirror/xterm chunks load only when a plugin needs
+them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+PACKAGE = ROOT / "pygames"
+NODE_MODULES = ROOT / "node_modules"
+PYODIDE_SRC = NODE_MODULES / "pyodide"
+PYSCRIPT_SRC = NODE_MODULES / "@pyscript" / "core" / "dist"
+
+#: Name of the zip of the Python package, relative to the output directory.
+PACKAGE_ZIP = "pygames.zip"
+#: Where the runtimes go, relative to the output directory.
+PYODIDE_DIR = "vendor/pyodide"
+PYSCRIPT_DIR = "vendor/pyscript"
+
+#: Build tooling that lives in web/ but is not part of the site.
+WEB_EXCLUDED_TOP = {"build.py", "serve.py"}
+WEB_EXCLUDED_ANY = {"__pycache__", ".DS_Store"}
+WEB_EXCLUDED_SUFFIXES = {".pyc", ".pyo"}
+
+#: Files of the pyodide npm package that a boot requests.  ``pyodide.asm.js``
+#: is the pre-0.28 name of ``pyodide.asm.mjs``; whichever exists is copied.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+PYODIDE_REQUIRED = ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+
+#: Entry points of @pyscript/core's dist; the chunks they reference follow.
+PYSCRIPT_ENTRIES = ("core.js", "core.css")
+_RELATIVE_REF = re.compile(r"""["'`]\./([A-Za-z0-9_.\-]+\.(?:m?js|css|wasm|json))["'`]""")
+
+# Fixed timestamp for zip entries so that the archive is reproducible.
+_ZIP_DATE = (2020, 1, 1, 0, 0, 0)
+
+
+def ensure_node_modules() -> None:
+    """Run ``npm ci`` in the repository root if the vendored runtime is missing."""
+    if (PYODIDE_SRC / "pyodide.mjs").is_file() and (PYSCRIPT_SRC / "core.js").is_file():
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit("build.py: node_modules/ is missing and npm is not installed")
+    print("build.py: node_modules/ missing, running npm ci", flush=True)
+    subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+
+
+def _copy(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    # copy2 keeps mtimes: stable Last-Modified headers for the local server.
+    shutil.copy2(src, dst)
+
+
+def copy_web(out: Path) -> list[Path]:
+    copied = []
+    for dirpath, dirnames, filenames in os.walk(WEB):
+        rel_dir = Path(dirpath).relative_to(WEB)
+        dirnames[:] = sorted(d for d in dirnames if d not in WEB_EXCLUDED_ANY)
+        for name in sorted(filenames):
+            if name in WEB_EXCLUDED_ANY or Path(name).suffix in WEB_EXCLUDED_SUFFIXES:
+                continue
+            if rel_dir == Path(".") and name in WEB_EXCLUDED_TOP:
+                continue
+            dst = out / rel_dir / name
+            _copy(Path(dirpath) / name, dst)
+            copied.append(dst)
+    return copied
+
+
+def package_modules() -> list[Path]:
+    """Every ``.py`` file of ``pygames/`` (sorted, caches skipped)."""
+    if not PACKAGE.is_dir():
+        return []
+    return sorted(
+        p for p in PACKAGE.rglob("*.py")
+        if "__pycache__" not in p.relative_to(ROOT).parts
+    )
+
+
+def zip_package(out: Path) -> Path:
+    dst = out / PACKAGE_ZIP
+    modules = package_modules()
+    if not modules:
+        print(f"build.py: warning: no module found under {PACKAGE}, {PACKAGE_ZIP} is empty",
+              file=sys.stderr)
+    with zipfile.ZipFile(dst, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for path in modules:
+            info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), date_time=_ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, path.read_bytes())
+    return dst
+
+
+def copy_pyodide(out: Path) -> list[Path]:
+    missing = [n for n in PYODIDE_REQUIRED if not (PYODIDE_SRC / n).is_file()]
+    if missing:
+        sys.exit(f"build.py: missing from {PYODIDE_SRC}: {', '.join(missing)} (run npm ci)")
+    copied = []
+    for name in PYODIDE_FILES:
+        src = PYODIDE_SRC / name
+        if src.is_file():
+            dst = out / PYODIDE_DIR / name
+            _copy(src, dst)
+            copied.append(dst)
+    return copied
+
+
+def pyscript_closure() -> list[str]:
+    """Names of the files of @pyscript/core's dist reachable from the entries."""
+    seen: set[str] = set()
+    todo = list(PYSCRIPT_ENTRIES)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        path = PYSCRIPT_SRC / name
+        if not path.is_file():
+            # e.g. "./mip.py"-style virtual names are filtered by the regex;
+            # a missing .js chunk is a real problem.
+            sys.exit(f"build.py: {path} is referenced but missing")
+        seen.add(name)
+        if path.suffix in {".js", ".mjs", ".css"}:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            todo.extend(m for m in _RELATIVE_REF.findall(text)
+                        if (PYSCRIPT_SRC / m).is_file() or m.endswith((".js", ".css")))
+    return sorted(seen)
+
+
+def copy_pyscript(out: Path) -> list[Path]:
+    copied = []
+    for name in pyscript_closure():
+        dst = out / PYSCRIPT_DIR / name
+        _copy(PYSCRIPT_SRC / name, dst)
+        copied.append(dst)
+    return copied
+
+
+def _npm_version(package_dir: Path) -> str:
+    try:
+        return json.loads((package_dir / "package.json").read_text())["version"]
+    except (OSError, KeyError, ValueError):
+        return "unknown"
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_build_info(out: Path, base: str, files: list[Path]) -> Path:
+    info = {
+        "base": base,
+        "package_zip": PACKAGE_ZIP,
+        "pyodide": {"version": _npm_version(PYODIDE_SRC), "path": PYODIDE_DIR + "/pyodide.mjs"},
+        "pyscript": {"version": _npm_version(PYSCRIPT_SRC.parent), "path": PYSCRIPT_DIR + "/core.js"},
+        "modules": [p.relative_to(ROOT).as_posix() for p in package_modules()],
+        "files": {p.relative_to(out).as_posix(): _sha256(p) for p in sorted(files)},
+    }
+    dst = out / "build-info.json"
+    dst.write_text(json.dumps(info, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return dst
+
+
+def _check_out_dir(out: Path) -> None:
+    forbidden = {ROOT, WEB, PACKAGE, NODE_MODULES, Path.home().resolve(), Path("/")}
+    if out in forbidden or (out / ".git").exists() or out in ROOT.parents:
+        sys.exit(f"build.py: refusing to wipe {out}")
+
+
+def normalise_base(base: str) -> str:
+    if not base.startswith("/"):
+        base = "/" + base
+    if not base.endswith("/"):
+        base += "/"
+    return base
+
+
+def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False) -> dict:
+    """Build the site into *out*; returns a summary dict."""
+    start = time.perf_counter()
+    out = Path(out).resolve()
+    _check_out_dir(out)
+    base = normalise_base(base)
+    ensure_node_modules()
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+
+    files = copy_web(out)
+    files.append(zip_package(out))
+    files += copy_pyodide(out)
+    files += copy_pyscript(out)
+    nojekyll = out / ".nojekyll"
+    nojekyll.touch()
+    files.append(nojekyll)
+    files.append(write_build_info(out, base, files))
+
+    total = sum(p.stat().st_size for p in files)
+    summary = {
+        "out": str(out),
+        "base": base,
+        "files": len(files),
+        "bytes": total,
+        "modules": len(package_modules()),
+        "seconds": time.perf_counter() - start,
+    }
+    if not quiet:
+        groups: dict[str, list[Path]] = {}
+        for p in files:
+            rel = p.relative_to(out).as_posix()
+            key = next((d for d in (PYODIDE_DIR, PYSCRIPT_DIR) if rel.startswith(d + "/")), "site")
+            groups.setdefault(key, []).append(p)
+        for key, paths in groups.items():
+            size = sum(p.stat().st_size for p in paths)
+            print(f"  {key:<16} {len(paths):4d} files {size:12,d} bytes")
+        print(f"built {out} (base {base}): {summary['files']} files, {total:,d} bytes total, "
+              f"{summary['modules']} pygames modules in {PACKAGE_ZIP}, "
+              f"{summary['seconds']:.2f} s")
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default=str(ROOT / "dist"),
+                        help="output directory (default: dist/ at the repository root)")
+    parser.add_argument("--base", default="/",
+                        help="URL path the site is served under, e.g. /pygames/ for a GitHub "
+                             "Pages project site (recorded in build-info.json; every URL in the "
+                             "site is relative, so the same build works under any base)")
+    parser.add_argument("-q", "--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    build(args.out, args.base, quiet=args.quiet)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Serve the built site (``dist/``) on 127.0.0.1, like GitHub Pages would.
+
+Usage::
+
+    python web/serve.py [PORT] [--dir dist] [--prefix /pygames/] [--no-cache]
+
+* Binds 127.0.0.1 only (default port 8000).
+* Explicit MIME types (``.wasm`` application/wasm, ``.mjs``/``.js``
+  text/javascript, ``.py`` text/plain, ``.zip`` application/zip, ``.json``
+  application/json, ``.webmanifest`` application/manifest+json, ...), never
+  the platform's ``mimetypes`` guess for those.
+* Caching like GitHub Pages: ``Cache-Control: max-age=600`` plus
+  ``Last-Modified``/``If-Modified-Since`` (304).  No query-string busting, no
+  ``no-store``: a warm browser cache behaves as it would in production.
+  ``--no-cache`` sends ``Cache-Control: no-cache`` instead (always revalidate,
+  handy while editing).
+* HTTP/1.1 with keep-alive; no directory listings; ``/404.html`` (if present)
+  is the body of 404 answers.
+* ``--prefix /pygames/`` serves the site under that sub-path, as for a GitHub
+  Pages *project* site; anything outside the prefix is a 404.
+
+As a library (used by the e2e tests and the benchmarks)::
+
+    from serve import start_server
+    server, base_url = start_server("dist", prefix="/pygames/")
+    ...  # base_url == "http://127.0.0.1:<free port>/pygames/"
+    server.shutdown(); server.server_close()
+"""
+
+from __future__ import annotations
+
+import argparse
+import email.utils
+import functools
+import http.server
+import os
+import posixpath
+import sys
+import threading
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DIR = ROOT / "dist"
+HOST = "127.0.0.1"
+PAGES_CACHE_CONTROL = "max-age=600"  # what GitHub Pages sends
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".htm": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".py": "text/plain; charset=utf-8",
+    ".toml": "text/plain; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/plain; charset=utf-8",
+    ".json": "application/json",
+    ".map": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".whl": "application/zip",
+    ".tar": "application/x-tar",
+    ".gz": "application/gzip",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".ico": "image/x-icon",
+    ".woff": "font/woff",
+    ".woff2": "font/woff2",
+    ".ttf": "font/ttf",
+    ".otf": "font/otf",
+    ".mp3": "audio/mpeg",
+    ".ogg": "audio/ogg",
+    ".wav": "audio/wav",
+    ".xml": "application/xml",
+    "": "application/octet-stream",
+}
+
+
+def normalise_prefix(prefix: str | None) -> str:
+    """``None``/``""``/``"/"`` -> ``"/"``; ``"pygames"`` -> ``"/pygames/"``."""
+    prefix = (prefix or "/").strip()
+    if not prefix.startswith("/"):
+        prefix = "/" + prefix
+    if not prefix.endswith("/"):
+        prefix += "/"
+    return prefix
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static file handler for the built site.  Configure through
+    :func:`make_handler` (``directory``, ``prefix``, ``cache_control``)."""
+
+    protocol_version = "HTTP/1.1"
+    extensions_map = MIME_TYPES
+    server_version = "pygames-serve"
+    sys_version = ""
+
+    prefix = "/"
+    cache_control: str | None = PAGES_CACHE_CONTROL
+    quiet = False
+
+    # -- routing ---------------------------------------------------------
+    def _site_path(self) -> str | None:
+        """URL path relative to the site root, or None when outside the prefix."""
+        path = urllib.parse.urlsplit(self.path).path
+        if self.prefix == "/":
+            return path
+        if path + "/" == self.prefix:
+            return ""  # "/pygames" -> redirect below
+        if not path.startswith(self.prefix):
+            return None
+        return "/" + path[len(self.prefix):]
+
+    def send_head(self):
+        site_path = self._site_path()
+        if site_path is None:
+            self.send_error(404, "Outside of the site prefix")
+            return None
+        if site_path == "":
+            self._redirect(self.prefix)
+            return None
+        return super().send_head()
+
+    def translate_path(self, path: str) -> str:
+        # Called by send_head with self.path: strip the prefix first.
+        path = urllib.parse.urlsplit(path).path
+        if self.prefix != "/" and path.startswith(self.prefix):
+            path = "/" + path[len(self.prefix):]
+        return super().translate_path(path)
+
+    def list_directory(self, path):  # no listings, like GitHub Pages
+        self.send_error(404, "Not Found")
+        return None
+
+    def _redirect(self, location: str) -> None:
+        self.send_response(301)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    # -- headers -----------------------------------------------------------
+    def guess_type(self, path) -> str:
+        name = os.fspath(path)
+        base, ext = posixpath.splitext(name)
+        if ext == ".gz" and base.endswith(".tar"):
+            return MIME_TYPES[".gz"]
+        return MIME_TYPES.get(ext.lower()) or super().guess_type(path)
+
+    def end_headers(self) -> None:
+        if self.cache_control and getattr(self, "_status", 200) in (200, 304):
+            self.send_header("Cache-Control", self.cache_control)
+        super().end_headers()
+
+    def send_response(self, code, message=None) -> None:
+        self._status = code
+        super().send_response(code, message)
+
+    def send_error(self, code, message=None, explain=None) -> None:
+        page = Path(self.directory) / "404.html"
+        if code == 404 and page.is_file() and self.command != "HEAD":
+            body = page.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", MIME_TYPES[".html"])
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().send_error(code, message, explain)
+
+    def log_message(self, format, *args) -> None:
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+def make_handler(directory: str | os.PathLike = DEFAULT_DIR, prefix: str | None = "/",
+                 cache_control: str | None = PAGES_CACHE_CONTROL, quiet: bool = False):
+    """A handler class bound to *directory*, serving it under *prefix*."""
+    attrs = {"prefix": normalise_prefix(prefix), "cache_control": cache_control, "quiet": quiet}
+    cls = type("BoundSiteHandler", (SiteHandler,), attrs)
+    return functools.partial(cls, directory=os.fspath(directory))
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def start_server(directory: str | os.PathLike = DEFAULT_DIR, prefix: str | None = "/",
+                 port: int = 0, cache_control: str | None = PAGES_CACHE_CONTROL,
+                 quiet: bool = True):
+    """Start a ThreadingHTTPServer on 127.0.0.1 (a free port when *port* is 0)
+    in a daemon thread.  Returns ``(server, base_url)``; ``base_url`` ends with
+    the prefix, e.g. ``http://127.0.0.1:41234/pygames/``.  Stop it with
+    ``server.shutdown(); server.server_close()``."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise FileNotFoundError(f"{directory} does not exist: build the site first (make build)")
+    handler = make_handler(directory, prefix, cache_control, quiet)
+    server = _Server((HOST, port), handler)
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    server.thread = thread  # type: ignore[attr-defined]
+    base_url = f"http://{HOST}:{server.server_address[1]}{normalise_prefix(prefix)}"
+    return server, base_url
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Serve the built site on 127.0.0.1")
+    parser.add_argument("port", nargs="?", type=int, default=8000)
+    parser.add_argument("--dir", default=str(DEFAULT_DIR), help="directory to serve (default dist/)")
+    parser.add_argument("--prefix", default="/", help="URL sub-path, e.g. /pygames/")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="send Cache-Control: no-cache (revalidate every time) instead of "
+                             "GitHub Pages' max-age=600")
+    args = parser.parse_args(argv)
+    directory = Path(args.dir)
+    if not directory.is_dir():
+        sys.exit(f"serve.py: {directory} does not exist: run `make build` first")
+    handler = make_handler(directory, args.prefix,
+                           "no-cache" if args.no_cache else PAGES_CACHE_CONTROL, quiet=False)
+    with _Server((HOST, args.port), handler) as server:
+        url = f"http://{HOST}:{server.server_address[1]}{normalise_prefix(args.prefix)}"
+        print(f"Serving {directory} at {url} (Ctrl-C to stop)", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

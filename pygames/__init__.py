@@ -38,7 +38,7 @@ def find_game(game_id: str) -> Game:
 
 
 def load_match(record, sampler: DiceSampler | None = None) -> Match:
-    """Replay a saved game (a dict from its JSON form)."""
+    """Replay a saved game: its JSON text, or the dict it decodes to."""
     return Match.from_record(record, GAMES, sampler)
 
 

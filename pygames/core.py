@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import secrets
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Mapping, Sequence
@@ -287,7 +288,12 @@ class Match:
         registry: Mapping[str, Game],
         sampler: DiceSampler | None = None,
     ) -> "Match":
-        """Replay a record; any defect raises BadRecord saying what is wrong."""
+        """Replay a record (a dict, or its JSON text); any defect raises BadRecord."""
+        if isinstance(record, (str, bytes, bytearray)):
+            try:
+                record = json.loads(record)
+            except (ValueError, RecursionError):
+                raise BadRecord("Partie enregistrée illisible : JSON invalide ou tronqué.") from None
         if not isinstance(record, dict):
             raise BadRecord("Partie enregistrée illisible : un objet JSON est attendu.")
         if record.get("format") != RECORD_FORMAT:

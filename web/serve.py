@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import email.utils
 import functools
+import io
 import http.server
 import os
 import posixpath
@@ -105,6 +106,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     prefix = "/"
     cache_control: str | None = PAGES_CACHE_CONTROL
     quiet = False
+    #: In-memory files (site-relative path -> bytes) served as if they were in
+    #: the directory; used by tests for throw-away pages on the same origin.
+    extra_files: dict[str, bytes] = {}
 
     # -- routing ---------------------------------------------------------
     def _site_path(self) -> str | None:
@@ -126,7 +130,17 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if site_path == "":
             self._redirect(self.prefix)
             return None
+        extra = self.extra_files.get(site_path.lstrip("/"))
+        if extra is not None:
+            return self._send_bytes(extra, self.guess_type(site_path))
         return super().send_head()
+
+    def _send_bytes(self, body: bytes, content_type: str):
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def translate_path(self, path: str) -> str:
         # Called by send_head with self.path: strip the prefix first.
@@ -180,9 +194,11 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
 
 def make_handler(directory: str | os.PathLike = DEFAULT_DIR, prefix: str | None = "/",
-                 cache_control: str | None = PAGES_CACHE_CONTROL, quiet: bool = False):
+                 cache_control: str | None = PAGES_CACHE_CONTROL, quiet: bool = False,
+                 extra_files: dict[str, bytes] | None = None):
     """A handler class bound to *directory*, serving it under *prefix*."""
-    attrs = {"prefix": normalise_prefix(prefix), "cache_control": cache_control, "quiet": quiet}
+    attrs = {"prefix": normalise_prefix(prefix), "cache_control": cache_control, "quiet": quiet,
+             "extra_files": {k.lstrip("/"): v for k, v in (extra_files or {}).items()}}
     cls = type("BoundSiteHandler", (SiteHandler,), attrs)
     return functools.partial(cls, directory=os.fspath(directory))
 
@@ -194,15 +210,16 @@ class _Server(http.server.ThreadingHTTPServer):
 
 def start_server(directory: str | os.PathLike = DEFAULT_DIR, prefix: str | None = "/",
                  port: int = 0, cache_control: str | None = PAGES_CACHE_CONTROL,
-                 quiet: bool = True):
+                 quiet: bool = True, extra_files: dict[str, bytes] | None = None):
     """Start a ThreadingHTTPServer on 127.0.0.1 (a free port when *port* is 0)
     in a daemon thread.  Returns ``(server, base_url)``; ``base_url`` ends with
     the prefix, e.g. ``http://127.0.0.1:41234/pygames/``.  Stop it with
-    ``server.shutdown(); server.server_close()``."""
+    ``server.shutdown(); server.server_close()``.  *extra_files* maps
+    site-relative paths to bytes served from memory (test pages)."""
     directory = Path(directory)
     if not directory.is_dir():
         raise FileNotFoundError(f"{directory} does not exist: build the site first (make build)")
-    handler = make_handler(directory, prefix, cache_control, quiet)
+    handler = make_handler(directory, prefix, cache_control, quiet, extra_files)
     server = _Server((HOST, port), handler)
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()

@@ -1,0 +1,211 @@
+"""Shared helpers for the e2e tests (via conftest.py) and the bench_*.py scripts.
+
+Everything here talks only to 127.0.0.1: the built site (dist/) is served by
+web/serve.py on a free port, under the sub-path ``/pygames/`` by default, as a
+GitHub Pages project site would be.
+
+Environment variables:
+
+* ``PYGAMES_DIST_BUILT=1``  -- dist/ is already built (``make test`` builds it
+  first); otherwise it is built once per session.
+* ``PYGAMES_SITE_PREFIX``   -- URL sub-path to serve the site under
+  (default ``/pygames/``; use ``/`` for the root).
+* ``PYGAMES_CHROMIUM``      -- Chromium executable; default /usr/bin/chromium
+  when it exists, else Playwright's own browser (``playwright install chromium``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+DIST = ROOT / "dist"
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+if str(WEB) not in sys.path:
+    sys.path.insert(0, str(WEB))
+
+import build  # noqa: E402  (web/build.py)
+import serve  # noqa: E402  (web/serve.py)
+
+SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+# Schemes that never reach the network.
+LOCAL_SCHEMES = {"data", "blob", "about", "chrome", "chrome-extension", "devtools"}
+
+#: Throw-away pages served from memory at the root of the site (same origin,
+#: same relative URLs as a real page of web/); never part of dist/.
+BLANK_PAGE = "__e2e_blank__.html"
+PYSCRIPT_PAGE = "__e2e_pyscript__.html"
+TEST_PAGES = {
+    BLANK_PAGE: b"<!doctype html><html><head><meta charset='utf-8'>"
+                b"<title>blank</title></head><body></body></html>",
+    # The minimal PyScript page: vendored interpreter, pygames.zip unpacked by
+    # the `files` config into the cwd.  Sets body[data-status] when done.
+    PYSCRIPT_PAGE: b"""<!doctype html><html><head><meta charset="utf-8"><title>pyscript smoke</title>
+<link rel="stylesheet" href="./vendor/pyscript/core.css">
+<script type="module" src="./vendor/pyscript/core.js"></script></head><body>
+<script type="py" config='{"interpreter": "./vendor/pyodide/pyodide.mjs", "files": {"./pygames.zip": "./*"}}'>
+import sys
+from pyscript import document
+import pygames
+document.body.dataset.status = "ok " + sys.version.split()[0] + " " + ",".join(pygames.__path__)
+</script></body></html>""",
+}
+
+PYODIDE_MJS = f"{build.PYODIDE_DIR}/pyodide.mjs"
+PYSCRIPT_CORE = f"{build.PYSCRIPT_DIR}/core.js"
+
+
+# -- browser ------------------------------------------------------------------
+def chromium_launch_kwargs(headless: bool = True) -> dict:
+    """kwargs for ``playwright.chromium.launch()``."""
+    kwargs: dict = {"headless": headless, "args": list(CHROMIUM_ARGS)}
+    exe = os.environ.get("PYGAMES_CHROMIUM")
+    if exe:
+        kwargs["executable_path"] = exe
+    elif SYSTEM_CHROMIUM.exists():
+        kwargs["executable_path"] = str(SYSTEM_CHROMIUM)
+    return kwargs
+
+
+# -- site -----------------------------------------------------------------------
+def ensure_built(force: bool = False) -> Path:
+    """Build dist/ unless PYGAMES_DIST_BUILT=1 says it is up to date."""
+    if not force and os.environ.get("PYGAMES_DIST_BUILT") == "1" and (DIST / PYODIDE_MJS).is_file():
+        return DIST
+    build.build(DIST, quiet=True)
+    return DIST
+
+
+def site_prefix() -> str:
+    return serve.normalise_prefix(os.environ.get("PYGAMES_SITE_PREFIX", "/pygames/"))
+
+
+def start_site(extra_files: dict[str, bytes] | None = None, prefix: str | None = None):
+    """Serve dist/ (with the test pages) on a free port: ``(server, site_url)``."""
+    pages = dict(TEST_PAGES)
+    pages.update(extra_files or {})
+    return serve.start_server(DIST, prefix=prefix or site_prefix(), extra_files=pages)
+
+
+def stop_site(server) -> None:
+    server.shutdown()
+    server.server_close()
+
+
+# -- request recording ------------------------------------------------------------
+def is_local_url(url: str) -> bool:
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme in LOCAL_SCHEMES:
+        return True
+    return parts.scheme in {"http", "https", "ws", "wss"} and parts.hostname in LOCAL_HOSTS
+
+
+@dataclass
+class RequestLog:
+    """Every request made by a page/context, in order (url, method, resource type)."""
+
+    requests: list[tuple[str, str, str]] = field(default_factory=list)
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+    def attach(self, target) -> "RequestLog":
+        """Record requests of a Playwright Page or BrowserContext (a context
+        also sees popups, workers and service workers)."""
+        target.on("request", lambda r: self.requests.append((r.url, r.method, r.resource_type)))
+        target.on("requestfailed", lambda r: self.failures.append((r.url, r.failure or "")))
+        return self
+
+    @property
+    def urls(self) -> list[str]:
+        return [u for u, _, _ in self.requests]
+
+    def external(self) -> list[str]:
+        return [u for u in self.urls if not is_local_url(u)]
+
+    def assert_all_local(self) -> None:
+        ext = self.external()
+        assert not ext, f"{len(ext)} request(s) left 127.0.0.1/localhost:\n  " + "\n  ".join(ext)
+
+    def matching(self, pattern: str) -> list[str]:
+        rx = re.compile(pattern)
+        return [u for u in self.urls if rx.search(u)]
+
+    def clear(self) -> None:
+        self.requests.clear()
+        self.failures.clear()
+
+
+# -- screenshots ----------------------------------------------------------------
+def screenshot(page, name: str, full_page: bool = True) -> Path:
+    """Save a PNG under e2e/artifacts/ (gitignored, uploaded by CI)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "screenshot"
+    path = ARTIFACTS / (safe if safe.endswith(".png") else safe + ".png")
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+# -- bare Pyodide boot -------------------------------------------------------------
+#: JS run in the page: import the vendored pyodide.mjs, boot, run ``1+1``.
+#: Optionally unpack pygames.zip and run some Python.  Times in ms from the
+#: start of the evaluation (performance.now()).
+BOOT_JS = """
+async ([mjsUrl, zipUrl, code]) => {
+  const t0 = performance.now();
+  const { loadPyodide } = await import(mjsUrl);
+  const tImport = performance.now();
+  const py = await loadPyodide();
+  const tLoaded = performance.now();
+  const two = py.runPython("1+1");
+  const tReady = performance.now();
+  let result = null, tZip = tReady, tCode = tReady;
+  if (zipUrl) {
+    const buf = await (await fetch(zipUrl)).arrayBuffer();
+    py.unpackArchive(buf, "zip");   // into the cwd, /home/pyodide, on sys.path
+    tZip = performance.now();
+  }
+  if (code) {
+    const r = py.runPython(code);
+    result = (r && typeof r.toJs === "function") ? r.toJs() : r;
+    tCode = performance.now();
+  }
+  return {
+    two, result, version: py.version,
+    import_ms: tImport - t0, load_ms: tLoaded - t0, ready_ms: tReady - t0,
+    zip_ms: tZip - tReady, code_ms: tCode - tZip,
+  };
+}
+"""
+
+
+def boot_pyodide(page, site_url: str, *, with_package: bool = False, code: str | None = None,
+                 goto_blank: bool = True, timeout_ms: int = 120_000) -> dict:
+    """Boot Pyodide from the vendored files in *page* (on a blank page of the
+    served site) and run ``1+1``; returns timings in ms (``ready_ms``: from the
+    start of the import until Python answered) plus the wall time
+    ``wall_ms`` including the navigation."""
+    t0 = time.perf_counter()
+    if goto_blank:
+        page.goto(site_url + BLANK_PAGE)
+    page.set_default_timeout(timeout_ms)
+    zip_url = site_url + build.PACKAGE_ZIP if with_package else None
+    out = page.evaluate(BOOT_JS, [site_url + PYODIDE_MJS, zip_url, code])
+    out["wall_ms"] = (time.perf_counter() - t0) * 1000
+    if out.get("two") != 2:
+        raise AssertionError(f"Pyodide did not compute 1+1: {out!r}")
+    return out

@@ -1,0 +1,99 @@
+"""Smoke tests of the vendored browser runtime: dist/ serves Pyodide and
+PyScript with the right MIME types, and both boot in headless Chromium with no
+request leaving 127.0.0.1, importing `pygames` from pygames.zip."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+import zipfile
+
+import build
+import siteharness
+
+# Every file a boot of the vendored Pyodide requests (checked below, so that a
+# new Pyodide release asking for more files is noticed).
+PYODIDE_BOOT_FILES = {
+    "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
+}
+
+
+def _head(url: str) -> tuple[int, str]:
+    req = urllib.request.Request(url, method="GET")
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        resp.read()
+        return resp.status, resp.headers.get("Content-Type", "").split(";")[0].strip()
+
+
+def test_runtime_files_are_served_with_the_right_mime_types(site_url):
+    expected = {
+        "vendor/pyodide/pyodide.mjs": "text/javascript",
+        "vendor/pyodide/pyodide.asm.mjs": "text/javascript",
+        "vendor/pyodide/pyodide.asm.wasm": "application/wasm",
+        "vendor/pyodide/python_stdlib.zip": "application/zip",
+        "vendor/pyodide/pyodide-lock.json": "application/json",
+        "vendor/pyscript/core.js": "text/javascript",
+        "vendor/pyscript/core.css": "text/css",
+        build.PACKAGE_ZIP: "application/zip",
+        "build-info.json": "application/json",
+    }
+    got = {path: _head(site_url + path) for path in expected}
+    assert got == {path: (200, mime) for path, mime in expected.items()}
+
+
+def test_dist_holds_every_module_and_the_pinned_runtime(dist_dir):
+    modules = [p.relative_to(build.ROOT).as_posix() for p in build.package_modules()]
+    assert "pygames/__init__.py" in modules
+    with zipfile.ZipFile(dist_dir / build.PACKAGE_ZIP) as zf:
+        assert sorted(zf.namelist()) == sorted(modules)
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    assert info["pyodide"]["version"] == "314.0.7"
+    assert info["pyscript"]["version"] == "0.7.31"
+    for name in build.PYSCRIPT_ENTRIES:
+        assert (dist_dir / build.PYSCRIPT_DIR / name).is_file()
+    assert not list(dist_dir.rglob("*.map")), "source maps are not shipped"
+    assert not (dist_dir / "build.py").exists() and not (dist_dir / "serve.py").exists()
+
+
+IMPORT_ALL = """
+import importlib, pkgutil, sys
+import pygames
+names = ["pygames"] + [m.name for m in pkgutil.walk_packages(pygames.__path__, "pygames.")
+                       if not m.name.endswith("__main__")]
+for name in names:
+    importlib.import_module(name)
+(sys.version.split()[0], sorted(names))
+"""
+
+
+def test_bare_pyodide_boots_from_vendored_files_and_imports_pygames(page, site_url, request_log,
+                                                                     screenshot):
+    out = siteharness.boot_pyodide(page, site_url, with_package=True, code=IMPORT_ALL)
+    version, names = out["result"]
+    assert version.startswith("3.14.")
+    assert out["version"] == "314.0.7"
+    expected = sorted(
+        p.relative_to(build.ROOT).with_suffix("").as_posix().replace("/", ".").removesuffix(".__init__")
+        for p in build.package_modules() if p.name != "__main__.py"
+    )
+    assert names == expected
+    request_log.assert_all_local()
+    requested = {u.rsplit("/", 1)[1] for u in request_log.matching(r"/vendor/pyodide/")}
+    assert requested == PYODIDE_BOOT_FILES
+    screenshot(page, "smoke_bare_pyodide")
+
+
+def test_pyscript_page_boots_with_vendored_interpreter_and_package_zip(page, site_url,
+                                                                      request_log, screenshot):
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site_url + siteharness.PYSCRIPT_PAGE)
+    page.wait_for_function("document.body.dataset.status", timeout=120_000)
+    status = page.evaluate("document.body.dataset.status")
+    assert status.startswith("ok 3.14."), status
+    assert status.endswith("/home/pyodide/pygames")
+    assert not errors
+    request_log.assert_all_local()
+    assert request_log.matching(r"/vendor/pyodide/pyodide\.asm\.wasm$")
+    assert request_log.matching(r"/" + build.PACKAGE_ZIP + "$")
+    screenshot(page, "smoke_pyscript")

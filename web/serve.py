@@ -130,6 +130,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if site_path == "":
             self._redirect(self.prefix)
             return None
+        served = getattr(self.server, "served", None)
+        if served is not None:
+            served.append(site_path)  # list.append is atomic: safe across threads
         extra = self.extra_files.get(site_path.lstrip("/"))
         if extra is not None:
             return self._send_bytes(extra, self.guess_type(site_path))
@@ -206,6 +209,12 @@ def make_handler(directory: str | os.PathLike = DEFAULT_DIR, prefix: str | None 
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        #: Site-relative path of every request that reached the server (tests
+        #: and benchmarks use it to tell cache hits from network fetches).
+        self.served: list[str] = []
 
 
 def start_server(directory: str | os.PathLike = DEFAULT_DIR, prefix: str | None = "/",

@@ -1,0 +1,38 @@
+# pygames: build, serve, test and benchmark the static site.
+#   make build   npm ci when node_modules is missing or stale, then assemble dist/
+#   make serve   build, then serve dist/ on http://127.0.0.1:$(PORT)/
+#   make test    build, then run the unit tests (tests/) and the browser tests (e2e/)
+#   make bench   build, then run every e2e/bench_*.py benchmark script
+#   make clean   remove dist/, test artifacts and caches (node_modules stays)
+
+PYTHON ?= python3
+NPM ?= npm
+PORT ?= 8000
+
+# npm ci writes node_modules/.package-lock.json: redo it when the lock changes.
+NODE_STAMP := node_modules/.package-lock.json
+
+.PHONY: build serve test bench clean
+
+$(NODE_STAMP): package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+build: $(NODE_STAMP)
+	$(PYTHON) web/build.py
+
+serve: build
+	$(PYTHON) web/serve.py $(PORT)
+
+test: build
+	PYGAMES_DIST_BUILT=1 $(PYTHON) -m pytest
+
+bench: build
+	@set -e; for script in e2e/bench_*.py; do \
+		echo "== $$script"; \
+		PYGAMES_DIST_BUILT=1 $(PYTHON) $$script; \
+	done
+
+clean:
+	rm -rf dist e2e/artifacts test-results .pytest_cache
+	find . -path ./node_modules -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -8,6 +8,8 @@
 PYTHON ?= python3
 NPM ?= npm
 PORT ?= 8000
+# Extra arguments for web/build.py, e.g. BUILD_ARGS="--base /pygames/"
+BUILD_ARGS ?=
 
 # npm ci writes node_modules/.package-lock.json: redo it when the lock changes.
 NODE_STAMP := node_modules/.package-lock.json
@@ -19,7 +21,7 @@ $(NODE_STAMP): package.json package-lock.json
 	@touch $@
 
 build: $(NODE_STAMP)
-	$(PYTHON) web/build.py
+	$(PYTHON) web/build.py $(BUILD_ARGS)
 
 serve: build
 	$(PYTHON) web/serve.py $(PORT)

@@ -11,7 +11,8 @@ Environment variables:
 * ``PYGAMES_SITE_PREFIX``   -- URL sub-path to serve the site under
   (default ``/pygames/``; use ``/`` for the root).
 * ``PYGAMES_CHROMIUM``      -- Chromium executable; default /usr/bin/chromium
-  when it exists, else Playwright's own browser (``playwright install chromium``).
+  when it exists, else Playwright's own browser (``playwright install
+  chromium``); the value ``playwright`` forces Playwright's own browser.
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ def chromium_launch_kwargs(headless: bool = True) -> dict:
     """kwargs for ``playwright.chromium.launch()``."""
     kwargs: dict = {"headless": headless, "args": list(CHROMIUM_ARGS)}
     exe = os.environ.get("PYGAMES_CHROMIUM")
+    if exe == "playwright":  # force Playwright's own browser (CI)
+        return kwargs
     if exe:
         kwargs["executable_path"] = exe
     elif SYSTEM_CHROMIUM.exists():

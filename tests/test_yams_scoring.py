@@ -1,0 +1,180 @@
+"""Scoring tables: what five dice are worth in each box, near misses and unsorted dice.
+
+Each row comes from RULINGS.md (and the seed's own example); then every one of the 252
+hands, in two orders, is checked against the reference rules in conftest.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from pygames import Match, Player, find_game
+
+
+def shown(game_id: str, dice, **options):
+    """A fresh one-player match with `dice` on the table after the first roll."""
+    match = Match(find_game(game_id), [Player("Alice")], options)
+    match.apply("roll")
+    match.apply("dice " + " ".join(map(str, dice)))
+    return match.state
+
+
+def points(game_id: str, dice, box: str, **options) -> int:
+    return shown(game_id, dice, **options).potential()[box]
+
+
+# (dice, box, points): unsorted dice and near misses on purpose.
+YAMS_TABLE = [
+    # the seed's example: (3,3,3,2,2)
+    ((3, 3, 3, 2, 2), "twos", 4),
+    ((3, 3, 3, 2, 2), "threes", 9),
+    ((3, 3, 3, 2, 2), "three_kind", 13),
+    ((3, 3, 3, 2, 2), "full", 25),
+    ((3, 3, 3, 2, 2), "pair", 13),
+    ((3, 3, 3, 2, 2), "two_pairs", 13),  # a full fits two pairs
+    ((3, 3, 3, 2, 2), "chance", 13),
+    ((3, 3, 3, 2, 2), "four_kind", 0),
+    ((3, 3, 3, 2, 2), "ones", 0),
+    ((3, 3, 3, 2, 2), "yams", 0),
+    # upper part: sum of the dice showing the face
+    ((6, 1, 6, 1, 6), "sixes", 18),
+    ((6, 1, 6, 1, 6), "ones", 2),
+    ((2, 2, 2, 5, 1), "twos", 6),
+    ((5, 4, 3, 2, 1), "fours", 4),
+    # une paire
+    ((6, 1, 2, 6, 3), "pair", 18),
+    ((1, 2, 3, 4, 6), "pair", 0),
+    ((6, 5, 4, 3, 2), "pair", 0),
+    # deux paires
+    ((1, 2, 1, 3, 2), "two_pairs", 9),
+    ((4, 1, 6, 1, 4), "two_pairs", 16),
+    ((4, 4, 4, 4, 2), "two_pairs", 0),  # a carré is not two pairs
+    ((4, 4, 4, 1, 2), "two_pairs", 0),
+    ((5, 1, 5, 2, 3), "two_pairs", 0),
+    ((6, 6, 6, 6, 6), "two_pairs", 0),
+    # brelan: sum of the five dice
+    ((2, 5, 2, 6, 2), "three_kind", 17),
+    ((2, 2, 5, 5, 6), "three_kind", 0),
+    ((4, 4, 1, 4, 4), "three_kind", 17),
+    ((5, 5, 5, 5, 5), "three_kind", 25),
+    # carré
+    ((6, 1, 6, 6, 6), "four_kind", 25),
+    ((6, 6, 6, 1, 1), "four_kind", 0),
+    ((2, 2, 2, 2, 2), "four_kind", 10),
+    # full: exactly three and two
+    ((2, 3, 2, 3, 3), "full", 25),
+    ((3, 3, 3, 3, 2), "full", 0),
+    ((3, 3, 2, 2, 1), "full", 0),
+    ((3, 3, 3, 2, 1), "full", 0),
+    ((5, 5, 5, 5, 5), "full", 0),  # a yam is a full only as a joker
+    # petite suite: four in a row, five in a row fits too
+    ((1, 2, 3, 4, 6), "small_straight", 30),
+    ((4, 3, 1, 2, 1), "small_straight", 30),
+    ((6, 3, 5, 4, 6), "small_straight", 30),
+    ((1, 2, 3, 4, 5), "small_straight", 30),
+    ((6, 5, 4, 3, 2), "small_straight", 30),
+    ((1, 2, 3, 5, 6), "small_straight", 0),
+    ((1, 2, 4, 5, 6), "small_straight", 0),
+    ((1, 1, 2, 2, 3), "small_straight", 0),
+    # grande suite
+    ((5, 4, 3, 2, 1), "large_straight", 40),
+    ((2, 6, 4, 3, 5), "large_straight", 40),
+    ((1, 2, 3, 4, 6), "large_straight", 0),
+    ((1, 3, 4, 5, 6), "large_straight", 0),
+    ((2, 3, 4, 5, 5), "large_straight", 0),
+    # yam
+    ((4, 4, 4, 4, 4), "yams", 50),
+    ((4, 4, 4, 4, 3), "yams", 0),
+    # chance
+    ((6, 5, 1, 2, 2), "chance", 16),
+    ((1, 1, 1, 1, 2), "chance", 6),
+]
+
+BOITE_TABLE = [
+    ((3, 3, 3, 2, 2), "threes", 9),
+    ((3, 3, 3, 2, 2), "twos", 4),
+    ((3, 3, 3, 2, 2), "three_kind", 9),  # 3 × the face, not the sum
+    ((3, 3, 3, 2, 2), "full", 25),
+    ((5, 2, 5, 6, 5), "three_kind", 15),
+    ((6, 6, 1, 6, 6), "four_kind", 24),  # 4 × the face
+    ((6, 6, 1, 6, 6), "three_kind", 18),
+    ((5, 5, 5, 5, 5), "three_kind", 15),
+    ((5, 5, 5, 5, 5), "four_kind", 20),
+    ((5, 5, 5, 5, 5), "yams", 50),
+    ((5, 5, 5, 5, 5), "full", 0),
+    ((6, 6, 6, 1, 1), "four_kind", 0),
+    ((2, 2, 1, 1, 3), "three_kind", 0),
+    ((3, 4, 5, 6, 1), "small_straight", 30),
+    ((3, 4, 5, 1, 1), "small_straight", 0),
+    ((6, 5, 4, 3, 2), "large_straight", 40),
+    ((6, 5, 4, 3, 3), "large_straight", 0),
+    ((6, 5, 4, 3, 3), "chance", 21),
+]
+
+YAHTZEE_TABLE = [
+    ((3, 3, 3, 2, 2), "three_kind", 13),
+    ((3, 3, 3, 2, 2), "full", 25),
+    ((2, 5, 2, 2, 2), "four_kind", 13),
+    ((2, 5, 2, 2, 1), "four_kind", 0),
+    ((4, 1, 2, 3, 4), "small_straight", 30),
+    ((4, 1, 2, 3, 4), "large_straight", 0),
+    ((1, 1, 1, 1, 1), "yams", 50),
+    ((1, 1, 1, 1, 1), "ones", 5),
+    ((6, 6, 6, 6, 5), "yams", 0),
+]
+
+
+@pytest.mark.parametrize("dice, box, expected", YAMS_TABLE)
+def test_yams_table(dice, box, expected):
+    assert points("yams", dice, box) == expected
+
+
+@pytest.mark.parametrize("dice, box, expected", BOITE_TABLE)
+def test_yams_boite_table(dice, box, expected):
+    assert points("yams-boite", dice, box, forced_scoring=False) == expected
+
+
+@pytest.mark.parametrize("dice, box, expected", YAHTZEE_TABLE)
+def test_yahtzee_table(dice, box, expected):
+    assert points("yahtzee", dice, box) == expected
+
+
+def test_seed_example_is_what_the_sheet_records():
+    """(3,3,3,2,2): 4 in les 2, 9 in les 3, 13 in Brelan, 25 in Full, once written down."""
+    for box, expected in [("twos", 4), ("threes", 9), ("three_kind", 13), ("full", 25)]:
+        match = Match(find_game("yams"), [Player("Alice")])
+        for move in ("roll", "dice 3 2 3 2 3", f"score {box}"):
+            match.apply(move)
+        assert match.state.sheet(0).boxes[box] == expected
+
+
+@pytest.mark.parametrize(
+    "dice, expected", [((4, 4, 4, 4, 2), 18), ((4, 4, 2, 2, 1), 13), ((4, 4, 4, 1, 2), 0)]
+)
+def test_carre_counts_as_two_pairs_option(dice, expected):
+    assert points("yams", dice, "two_pairs", four_kind_is_two_pairs=True) == expected
+
+
+def test_boite_and_yahtzee_have_thirteen_boxes_without_pairs():
+    for game_id in ("yams-boite", "yahtzee"):
+        state = shown(game_id, (1, 1, 2, 2, 3))
+        assert "pair" not in state.potential() and "two_pairs" not in state.potential()
+        assert len(state.potential()) == 13
+    assert len(shown("yams", (1, 1, 2, 2, 3)).potential()) == 15
+
+
+HANDS = list(itertools.combinations_with_replacement(range(1, 7), 5))
+
+
+def test_every_hand_against_the_rulings(config, reference):
+    """All 252 hands, sorted and shuffled, in every box of every ruleset (open sheet)."""
+    game_id, options = config
+    ref = reference(game_id, options)
+    for hand in HANDS:
+        for dice in (hand, hand[2:] + hand[:2][::-1]):
+            potential = shown(game_id, dice, **options).potential()
+            assert list(potential) == list(ref.boxes)
+            expected = {box: ref.points(box, dice) for box in ref.boxes}
+            assert potential == expected, dice

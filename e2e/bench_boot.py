@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -137,11 +138,18 @@ def print_report(results: dict, baseline: str = "bare_boot") -> None:
         for name, m in med.items():
             if name != baseline:
                 print(f"  {name:<15} / {baseline} = {m['ms'] / base:.2f}x "
-                      f"(+{m['ms'] - base:.0f} ms)")
+                      f"({m['ms'] - base:+.0f} ms)")
         b = med[baseline]
         if "loadPyodide_ms" in b:
             print(f"  {baseline}: loadPyodide() is {b['loadPyodide_ms'] / b['ms']:.0%} of the "
                   f"time to 1+1; import of pyodide.mjs {b['import_ms']:.0f} ms")
+
+
+def _load() -> str:
+    try:
+        return "/".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,11 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the raw results to this file")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
-    print(f"bench_boot: {args.rounds} rounds")
+    print(f"bench_boot: {args.rounds} rounds; load average {_load()} on {os.cpu_count()} cores "
+          "(other work on the machine makes these figures noisy)")
     results = run_bench({"bare_boot": measure_bare_boot, "bare_boot_cold": measure_bare_boot_cold},
                         rounds=args.rounds)
     print_report(results)
-    print(f"(bench took {time.perf_counter() - t0:.1f} s)")
+    print(f"(bench took {time.perf_counter() - t0:.1f} s; load average now {_load()})")
     if args.json:
         Path(args.json).write_text(json.dumps({**results, "medians": medians(results)}, indent=1))
     return 0

@@ -1,0 +1,71 @@
+"""Small DOM helpers for the PyScript pages: elements are built node by node and text is
+always set with textContent, so a player's name can never become markup."""
+
+from pyscript import document, window
+from pyscript.ffi import create_proxy
+
+_handlers = []  # keep event proxies alive for the life of the page
+
+
+def by_id(id_):
+    return document.getElementById(id_)
+
+
+def el(tag, text=None, cls=None, **attrs):
+    node = document.createElement(tag)
+    if text is not None:
+        node.textContent = str(text)
+    if cls:
+        node.className = cls
+    for name, value in attrs.items():
+        if value is None or value is False:
+            continue
+        node.setAttribute(name.rstrip("_").replace("_", "-"), "" if value is True else str(value))
+    return node
+
+
+def clear(node):
+    while node.firstChild:
+        node.removeChild(node.firstChild)
+
+
+def on(target, event, handler):
+    proxy = create_proxy(handler)
+    _handlers.append(proxy)
+    target.addEventListener(event, proxy)
+    return proxy
+
+
+def show(node, visible=True):
+    node.hidden = not visible
+
+
+def query_params():
+    params = window.URLSearchParams.new(window.location.search)
+    return {k: params.get(k) for k in ("seed", "pace", "game", "fresh") if params.has(k)}
+
+
+class Storage:
+    """localStorage, quiet when the browser refuses it (private mode, full quota)."""
+
+    def get(self, key):
+        try:
+            return window.localStorage.getItem(key)
+        except Exception:
+            return None
+
+    def set(self, key, value):
+        try:
+            window.localStorage.setItem(key, value)
+            return True
+        except Exception:
+            return False
+
+    def remove(self, key):
+        try:
+            window.localStorage.removeItem(key)
+        except Exception:
+            pass
+
+
+storage = Storage()

@@ -1,0 +1,68 @@
+// Runs before Python: shows real loading progress, opens the rules dialog, and turns a
+// failed start into a readable message instead of a blank page.
+
+const bar = document.getElementById("loading-bar");
+const text = document.getElementById("loading-text");
+let shown = 0;
+
+function progress(value, label) {
+  if (value < shown) return;
+  shown = value;
+  if (bar) { bar.value = value; bar.textContent = `${value} %`; }
+  if (label && text) text.textContent = label;
+}
+
+progress(8, "Téléchargement de Python…");
+
+// Each large runtime file finishing its download moves the bar.
+const milestones = [
+  [/pyodide\.asm\.wasm$/, 55, "Python est téléchargé, préparation…"],
+  [/python_stdlib\.zip$/, 65, null],
+  [/pygames\.zip$/, 90, "Chargement des règles du jeu…"],
+];
+if ("PerformanceObserver" in window) {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      for (const [pattern, value, label] of milestones) {
+        if (pattern.test(entry.name)) progress(value, label);
+      }
+    }
+  }).observe({ type: "resource", buffered: true });
+}
+
+// PyScript reports its own stages.
+const stages = {
+  "Loading Pyodide": [20, "Téléchargement de Python…"],
+  "Loaded Pyodide": [75, "Démarrage de Python…"],
+  "Loading files": [80, "Chargement des règles du jeu…"],
+  "Loaded files": [92, "Préparation de la partie…"],
+};
+addEventListener("py:progress", ({ detail }) => {
+  const stage = stages[detail];
+  if (stage) progress(...stage);
+});
+
+document.addEventListener("pygames:ready", () => {
+  progress(100, "Prêt.");
+  window.pygamesReadyAt = performance.now();
+});
+
+function fail(message) {
+  if (document.body.dataset.ready) return;
+  const panel = document.getElementById("error");
+  const loading = document.getElementById("loading");
+  if (!panel) return;
+  document.getElementById("error-text").textContent = message;
+  panel.hidden = false;
+  if (loading) loading.hidden = true;
+}
+addEventListener("error", (event) => {
+  if (String(event.message || "").includes("PythonError") || event.target?.tagName === "SCRIPT") {
+    fail("Le jeu n'a pas pu démarrer. Rechargez la page ; si le problème continue, videz le cache du site.");
+  }
+}, true);
+setTimeout(() => fail("Le chargement est anormalement long. Vérifiez la connexion (au premier passage) puis rechargez la page."), 90000);
+
+document.getElementById("error-reload")?.addEventListener("click", () => location.reload());
+const rules = document.getElementById("rules");
+document.getElementById("open-rules")?.addEventListener("click", () => rules?.showModal());

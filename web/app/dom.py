@@ -50,9 +50,10 @@ class Storage:
 
     def get(self, key):
         try:
-            return window.localStorage.getItem(key)
+            value = window.localStorage.getItem(key)
         except Exception:
             return None
+        return value if isinstance(value, str) else None  # a missing key is a JS null
 
     def set(self, key, value):
         try:

@@ -511,7 +511,7 @@ class YamsPage:
         state = match.state
         if state.is_chance():
             return
-        current = state.current_player()
+        current = state.current_player() if not state.is_terminal() else None
         human = self._human_turn()
         potential = state.potential() if human else {}
         legal = set(state.scorable()) if human else set()
@@ -567,6 +567,10 @@ class YamsPage:
             counter.appendChild(el("i", None, "used" if i < state.rolls else None))
         info = by_id("turn-info")
         clear(info)
+        if current is None:
+            info.textContent = "Partie terminée."
+            self._hint("")
+            return
         info.appendChild(el("span", f"Tour {min(state.turn, state.turns)}/{state.turns} · "))
         info.appendChild(el("span", match.players[current].name, "who"))
         info.appendChild(el("span", f" · lancer {state.rolls}/3"))
@@ -580,6 +584,8 @@ class YamsPage:
 
     def _advice(self, human):
         state = self.match.state
+        if state.is_terminal():
+            return ""
         if not human:
             return f"{self.match.players[state.current_player()].name} (ordinateur) réfléchit…"
         if state.rolls == 0:

@@ -14,7 +14,7 @@ BUILD_ARGS ?=
 # npm ci writes node_modules/.package-lock.json: redo it when the lock changes.
 NODE_STAMP := node_modules/.package-lock.json
 
-.PHONY: build serve test bench clean
+.PHONY: build serve test test-deps bench clean
 
 $(NODE_STAMP): package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -26,7 +26,12 @@ build: $(NODE_STAMP)
 serve: build
 	$(PYTHON) web/serve.py $(PORT)
 
-test: build
+# The test tools come from pyproject.toml's "test" extra: installed on first use.
+test-deps:
+	@$(PYTHON) -c "import pytest, playwright, pytest_playwright, check_jsonschema" 2>/dev/null \
+		|| $(PYTHON) -m pip install --quiet -e '.[test]'
+
+test: build test-deps
 	PYGAMES_DIST_BUILT=1 $(PYTHON) -m pytest
 
 bench: build

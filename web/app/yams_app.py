@@ -117,6 +117,7 @@ class YamsPage:
     def _screen(self, name):
         for section in ("loading", "setup", "table", "end", "error"):
             show(by_id(section), section == name)
+        show(by_id("quit"), name == "table")
 
     def show_setup(self, notice=None):
         self.generation += 1
@@ -335,6 +336,7 @@ class YamsPage:
         if not self._human_turn() or not state.dice or state.rolls >= 3:
             return
         self.held ^= {place}
+        self._save()
         self.render()
         face = state.dice[place]
         self._announce(f"Dé {place + 1} ({face}) {'gardé' if place in self.held else 'relâché'}.")

@@ -1,6 +1,6 @@
 """Computer players. A bot is a function of a state: `choose(state) -> action`.
 
-`bot_for(game, seat)` gives the bot of a seat ("simple", and later "expert").
+`bot_for(game, seat)` gives the bot of a seat ("simple", or "expert": see pygames.expert).
 """
 
 from __future__ import annotations
@@ -83,7 +83,14 @@ def _best_box(state: YamsState, hand) -> str:
     return _hand_values(state)(hand)[1]
 
 
-def bot_for(game: Game, seat: str):
+def bot_for(game: Game, seat: str, tables=None):
+    """The bot of a seat. "expert" plays from the solver's tables: `tables` is a
+    `YamsTables` (`pygames.expert.load_tables(bytes)`) or a source with
+    ``tables_for(rules)``; by default they are read from web/tables/."""
     if seat == "simple" and game.family == "yams":
         return SimpleYamsBot()
+    if seat == "expert" and game.family == "yams":
+        from .expert import ExpertYamsBot
+
+        return ExpertYamsBot(tables)
     raise GameError(f"Pas de joueur ordinateur « {seat} » pour {game.title}.")

@@ -153,6 +153,120 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
     out.write(json.dumps(result_json(match), ensure_ascii=False) + "\n")
     return 0
 
+# --- solve and simulate (the Yams solver and its expert) -----------------------------
+
+
+def cmd_solve(args, out: TextIO) -> int:
+    """Solve a ruleset (or every one) exactly; optionally write the expert's tables."""
+    import os
+    import time
+
+    from .solver import all_configs, build_table
+
+    if args.all:
+        configs = all_configs()
+    else:
+        if not args.ruleset:
+            raise UsageError("Donner un jeu (yams, yams-boite, yahtzee) ou --all.")
+        game = find_game(args.ruleset)
+        if not isinstance(game, YamsGame):
+            raise UsageError(f"« solve » ne vaut que pour les feuilles de Yams, pas {game.id}.")
+        configs = [(game, parse_options(args.option))]
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        raise UsageError("Le solveur a besoin de numpy : pip install -e '.[solve]'.") from None
+    for game, options in configs:
+        start = time.perf_counter()
+        data, info = build_table(game, options, evaluate_policy=args.write is not None)
+        seconds = time.perf_counter() - start
+        out.write(f"{info['name']}: {info['expected']:.4f} (solved in {info['seconds']:.1f} s)\n")
+        if args.write is not None:
+            os.makedirs(args.write, exist_ok=True)
+            path = os.path.join(args.write, info["name"] + ".bin")
+            with open(path, "wb") as f:
+                f.write(data)
+            loss = info["expected"] - info["policy_expected"]
+            out.write(f"    {path}: {len(data):,} bytes; policy from the table "
+                      f"{info['policy_expected']:.6f} (loses {loss:.2e}); {seconds:.1f} s in all\n")
+        out.flush()
+    return 0
+
+
+def _simulate_chunk(job) -> list[int]:
+    game_id, options, seat, seed, first, count, tables_dir = job
+    from .core import play_out
+
+    game = find_game(game_id)
+    tables = None
+    if seat == "expert":
+        from .expert import DirectoryTables
+
+        tables = DirectoryTables(tables_dir) if tables_dir else DirectoryTables()
+    bot = bot_for(game, seat, tables) if seat == "expert" else bot_for(game, seat)
+    scores = []
+    for i in range(first, first + count):
+        match = Match(game, [Player("Solo", seat)], options, DiceSampler(f"{seed}/{i}"))
+        scores.append(play_out(match, bot).state.scores()[0])
+    return scores
+
+
+def cmd_simulate(args, out: TextIO) -> int:
+    """Play solitaire games with a computer seat; mean score and its standard error."""
+    import math
+    import time
+
+    game = find_game(args.ruleset)
+    if not isinstance(game, YamsGame):
+        raise UsageError(f"« simulate » ne vaut que pour les feuilles de Yams, pas {game.id}.")
+    options = game.resolve_options(parse_options(args.option))
+    if args.games < 2:
+        raise UsageError("Il faut au moins 2 parties.")
+    jobs = max(1, args.jobs)
+    size = -(-args.games // jobs)
+    work = [(game.id, options, args.seat, args.seed, lo, min(size, args.games - lo), args.tables)
+            for lo in range(0, args.games, size)]
+    start = time.perf_counter()
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.Pool(jobs) as pool:
+            scores = [s for chunk in pool.map(_simulate_chunk, work) for s in chunk]
+    else:
+        scores = [s for job in work for s in _simulate_chunk(job)]
+    seconds = time.perf_counter() - start
+    n = len(scores)
+    mean = sum(scores) / n
+    stderr = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1) / n)
+    out.write(f"{game.id} {args.seat}: {n} games, mean {mean:.2f} ± {stderr:.2f} "
+              f"(standard error), {seconds:.1f} s\n")
+    if args.seat == "expert":
+        from .expert import DirectoryTables
+
+        source = DirectoryTables(args.tables) if args.tables else DirectoryTables()
+        expected = source.tables_for(game.rules(options)).expected
+        out.write(f"    solved value {expected:.4f}: {(mean - expected) / stderr:+.2f} standard errors\n")
+    return 0
+
+
+def _add_solver_commands(sub) -> None:
+    p = sub.add_parser("solve", help="stratégie optimale d'une feuille de Yams (numpy)")
+    p.add_argument("ruleset", nargs="?")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
+    p.add_argument("--all", action="store_true", help="toutes les règles et options")
+    p.add_argument("--write", metavar="DOSSIER", help="écrire les tables (ex. web/tables)")
+    p = sub.add_parser("simulate", help="parties en solitaire jouées par l'ordinateur")
+    p.add_argument("ruleset")
+    p.add_argument("--seat", default="expert")
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--seed", default="simulate")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--tables", default=None, metavar="DOSSIER")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
+
+
+SOLVER_COMMANDS = {"solve": cmd_solve, "simulate": cmd_simulate}
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m pygames", description="Jeux de dés.")
@@ -170,12 +284,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", default="Joueur", help="ex. « Alice,Bob:simple »")
     p.add_argument("--seed", default=None)
     p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
+    _add_solver_commands(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     args = build_parser().parse_args(argv)
-    commands = {"list": cmd_list, "score": cmd_score, "replay": cmd_replay, "play": cmd_play}
+    commands = {"list": cmd_list, "score": cmd_score, "replay": cmd_replay, "play": cmd_play,
+                **SOLVER_COMMANDS}
     try:
         return commands[args.command](args, out)
     except GameError as err:

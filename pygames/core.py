@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 RECORD_FORMAT = "pygames/1"
 CHANCE = -1
 TERMINAL = -2
-SEATS = ("human", "simple")  # computer levels: see bots.bot_for
+SEATS = ("human", "simple", "expert")  # computer levels: see bots.bot_for
 MAX_NAME_LENGTH = 40
 
 

@@ -36,7 +36,7 @@ import time
 import zlib
 from array import array
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
+from itertools import accumulate, combinations_with_replacement
 from math import factorial, prod
 from typing import Any, Mapping
 
@@ -106,9 +106,11 @@ class TurnModel:
             tuple(b.score(c, sum(h), rules) for c, h in zip(hand_counts, self.hands))
             for b in self.boxes
         )
+        # what a yam scores as a joker (other hands are never jokers)
         self.joker_points = tuple(
-            tuple(b.score(c, sum(h), rules, joker=True) for c, h in zip(hand_counts, self.hands))
-            for b in self.boxes
+            tuple(b.score(c, sum(h), rules, joker=True) if yam else plain
+                  for c, h, yam, plain in zip(hand_counts, self.hands, self.is_yam, points))
+            for b, points in zip(self.boxes, self.points)
         )
         self.upper = tuple(b.upper for b in self.boxes)
         # the upper box a yam of face f must go to under the forced joker, if on the sheet
@@ -496,13 +498,14 @@ def decode_table(data: bytes) -> tuple[dict, array]:
     n = header["states"]
     if len(planes) != 2 * n:
         raise ValueError("table payload has the wrong length")
-    lo, hi = planes[:n], planes[n:]
-    codes = array("H", bytes(len(planes)))
-    acc = 0
-    # undo the delta coding; a plain loop is fast enough (about 0.3 s for yams)
-    for i, d in enumerate(map(lambda l, h: l | h << 8, lo, hi)):
-        acc = (acc + d) & 0xFFFF
-        codes[i] = acc
+    interleaved = bytearray(2 * n)
+    interleaved[0::2] = planes[:n]
+    interleaved[1::2] = planes[n:]
+    deltas = array("H")
+    deltas.frombytes(bytes(interleaved))
+    if sys.byteorder != "little":
+        deltas.byteswap()
+    codes = array("H", (v & 0xFFFF for v in accumulate(deltas)))
     raw = codes.tobytes() if sys.byteorder == "little" else _swapped(codes)
     if hashlib.sha256(raw).hexdigest() != header["sha256"]:
         raise ValueError("table is corrupt (hash mismatch)")
@@ -513,3 +516,47 @@ def _swapped(codes: array) -> bytes:
     copy = array("H", codes)
     copy.byteswap()
     return copy.tobytes()
+
+
+def build_table(game, options: Mapping[str, Any] | None = None, evaluate_policy: bool = True,
+                progress=None) -> tuple[bytes, dict]:
+    """Solve `game` with `options` and encode its table (needs numpy).
+
+    The header says which rules it is for (with the model's fingerprint), the optimal
+    expected score, and, with `evaluate_policy`, the exact expected score of the policy
+    played from the quantised values (what the browser's expert scores)."""
+    options = game.resolve_options(options)
+    solution = solve(game.rules(options), progress=progress)
+    codes, scale = quantise(solution)
+    model = solution.model
+    header = {
+        "game": game.id,
+        "options": options,
+        "name": table_name(game.id, options, {o.id: o.default for o in game.options}),
+        "dice": model.dice,
+        "rolls": model.rolls,
+        "scale": scale,
+        "expected": solution.expected,
+        "fingerprint": model.fingerprint(),
+    }
+    if evaluate_policy:
+        header["policy_expected"] = evaluate(model, codes / scale)
+    data = encode_table(header, codes)
+    info = dict(header, seconds=solution.seconds, bytes=len(data))
+    return data, info
+
+
+def all_configs() -> list[tuple[Any, dict]]:
+    """(game, options) for every Yams-family game and combination of its options."""
+    from itertools import product
+
+    from . import GAMES
+
+    out = []
+    for game in GAMES.values():
+        if game.family != "yams":
+            continue
+        choices = [o.choices or (False, True) for o in game.options]
+        for values in product(*choices):
+            out.append((game, {o.id: v for o, v in zip(game.options, values)}))
+    return out

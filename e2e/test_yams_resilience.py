@@ -1,0 +1,271 @@
+"""The Yams page survives reloads, bad saves and hostile names, and its rules dialog
+follows the chosen ruleset."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from yams_helpers import (
+    DESKTOP,
+    STORE_KEY,
+    XSS_NAME,
+    YamsDriver,
+    check_sheet_totals,
+    expected_ranking,
+    open_yams,
+    read_ranking,
+    read_sheet,
+    read_view,
+    reload_yams,
+    replay_saved,
+    saved_blob,
+    screen,
+    start_game,
+)
+
+
+def _set_save(page, text: str) -> None:
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [STORE_KEY, text])
+
+
+def _snapshot(page, match):
+    view = read_view(page)
+    return {
+        "sheet": read_sheet(page, match),
+        "dice": view.dice,
+        "rolls": view.rolls,
+        "turn_info": view.turn_info,
+        "head": view.head,
+        "current": view.current,
+        "roll_label": page.text_content("#roll"),
+    }
+
+
+def test_reload_mid_game_resumes(page, site_url, request_log):
+    seed = "e2e-reload"
+    open_yams(page, site_url, seed=seed, pace=0)  # no fresh=1: a reload must resume
+    start_game(page, "yams", [("Reprise", "human")])
+    driver = YamsDriver(page, by="mouse")
+    for _ in range(3):
+        driver.play_turn()
+    # Mid-turn: one roll made, two dice held.
+    page.click("#roll")
+    driver.wait_rolls(1)
+    page.click('#dice [data-die="0"]')
+    page.click('#dice [data-die="3"]')
+    assert read_view(page).held == {0, 3}
+    match = replay_saved(page)
+    before = _snapshot(page, match)
+    record_before = saved_blob(page)["record"]
+    assert "Tour 4/15" in before["turn_info"] and "lancer 1/3" in before["turn_info"]
+
+    reload_yams(page)
+    assert screen(page) == "table"
+    after_reload = _snapshot(page, match)
+    assert after_reload["sheet"] == before["sheet"]
+    assert after_reload["turn_info"] == before["turn_info"]
+    assert [d["face"] for d in after_reload["dice"]] == [d["face"] for d in before["dice"]]
+    # The held dice are part of the table too (the page saves "held" for that).
+    assert read_view(page).held == {0, 3}, "held dice were lost by the reload"
+    assert after_reload == before
+    assert saved_blob(page)["record"] == record_before
+    assert page.text_content("#live") == "Partie reprise."
+
+    # Play goes on: the held dice stay, the others are rolled with the seeded dice.
+    page.click("#roll")
+    driver.wait_rolls(2)
+    after = read_view(page)
+    assert [after.faces[p] for p in (0, 3)] == [before["dice"][p]["face"] for p in (0, 3)]
+    expected = replay_saved(page).state.dice
+    assert after.faces == expected
+    driver.play_turn()  # finishes the resumed turn
+    driver.play_turn()
+    match = replay_saved(page)
+    assert sum(v is not None for v in match.state.sheets[0]) == 5
+    assert "Tour 6/15" in read_view(page).turn_info
+
+
+GARBAGE = "{not json"
+# Python's own exception text, e.g. the json module's English "Expecting property name
+# enclosed in double quotes: line 1 column 2 (char 1)".
+PYTHON_TEXT = r"Traceback|Error|Expecting|line \d+ column|char \d+"
+BAD_SAVES = [
+    (GARBAGE, "n'a pas pu être reprise"),
+    ("[1, 2, 3]", "Sauvegarde illisible"),
+    (json.dumps({"record": None}), "un objet JSON est attendu"),
+    (json.dumps({"record": {"format": "pygames/1", "game": "yams",
+                            "players": [{"name": "X", "seat": "wizard"}], "actions": []}}),
+     "Partie enregistrée invalide"),
+    (json.dumps({"record": {"format": "pygames/9", "game": "yams", "players": [], "actions": []}}),
+     "Format de partie inconnu"),
+]
+
+
+def test_corrupt_save_shows_a_notice_and_a_new_game_starts(page, site_url, request_log):
+    open_yams(page, site_url, seed="e2e-corrupt", pace=0)
+    start_game(page, "yams", [("Zoé", "human")])
+    YamsDriver(page, by="mouse").play_turn()
+    good = saved_blob(page)
+
+    # A record with an illegal action: "score ones" at the start of a turn, before rolling.
+    bad = json.loads(json.dumps(good))
+    bad["record"]["actions"].append("score ones")
+    cases = BAD_SAVES + [(json.dumps(bad), f"Coup n° {len(bad['record']['actions'])}")]
+    for text, expected in cases:
+        _set_save(page, text)
+        reload_yams(page)
+        assert screen(page) == "setup", text
+        notice = page.locator("#setup-notice")
+        assert notice.is_visible(), text
+        message = notice.text_content()
+        assert "n'a pas pu être reprise" in message and expected in message, (text, message)
+        if text != GARBAGE:  # see the xfail test below for that one
+            assert not re.search(PYTHON_TEXT, message), message
+        assert page.evaluate("k => localStorage.getItem(k)", STORE_KEY) is None
+        assert page.locator("#start").is_enabled()
+
+    # And a new game starts from that screen.
+    start_game(page, "yams-boite", [("Zoé", "human")])
+    assert screen(page) == "table"
+    assert not page.locator("#setup-notice").is_visible()
+    page.click("#roll")
+    YamsDriver(page).wait_rolls(1)
+    assert replay_saved(page).game.id == "yams-boite"
+
+    # A valid record with a nonsense "held" list is still resumed (without holds).
+    blob = saved_blob(page)
+    blob["held"] = [9, -1, "x", None]
+    _set_save(page, json.dumps(blob))
+    reload_yams(page)
+    assert screen(page) == "table"
+    assert read_view(page).held == set()
+
+
+@pytest.mark.xfail(strict=True, reason="bug: web/app/yams_app.py YamsPage.start() puts str(err) of "
+                   "json.JSONDecodeError (English, with line/column) in the French notice")
+def test_garbage_save_notice_is_readable_french(page, site_url, request_log):
+    open_yams(page, site_url, pace=0)
+    _set_save(page, GARBAGE)
+    reload_yams(page)
+    assert screen(page) == "setup"
+    message = page.text_content("#setup-notice")
+    assert "n'a pas pu être reprise" in message
+    assert not re.search(PYTHON_TEXT, message), message
+
+
+def test_hostile_player_name_is_shown_as_text(page, site_url, request_log):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    # Record every element ever inserted, even briefly, and every alert() call.
+    page.add_init_script("""
+        window.__alerts = 0;
+        const original = window.alert;
+        window.alert = function (...args) { window.__alerts++; return original.apply(this, args); };
+        window.__imgs = 0;
+        window.__named = [];  // inserted <script>alert…</script> or [onerror] elements
+        new MutationObserver(records => {
+          for (const r of records) for (const n of r.addedNodes) {
+            if (n.nodeType !== 1) continue;
+            if (n.tagName === 'IMG' || n.querySelector('img')) window.__imgs++;
+            for (const e of [n, ...n.querySelectorAll('script, [onerror]')]) {
+              if (e.tagName === 'SCRIPT' ? /alert/.test(e.textContent) : e.hasAttribute('onerror')) {
+                window.__named.push(e.outerHTML);
+              }
+            }
+          }
+        }).observe(document, {childList: true, subtree: true});
+    """)
+    bot_name = "<script>alert(2)</script>"
+    open_yams(page, site_url, seed="e2e-xss", pace=0)
+    start_game(page, "yahtzee", [(XSS_NAME, "human"), (bot_name, "simple")])
+    view = read_view(page)
+    assert view.head == [XSS_NAME, bot_name]
+    assert page.text_content("#turn-info .who") == XSS_NAME
+    assert page.get_attribute("#sheet-head th:nth-child(2)", "title") == XSS_NAME
+
+    driver = YamsDriver(page, by="mouse")
+    while driver.wait_human_turn_or_end() == "table":
+        driver.play_turn()
+        if len(driver.scored) == 1:
+            assert XSS_NAME in page.text_content("#live") or bot_name in page.text_content("#live")
+    assert len(driver.scored) == 13
+    match = replay_saved(page)
+    assert [p.name for p in match.players] == [XSS_NAME, bot_name]
+    check_sheet_totals(page, match)
+    ranking = read_ranking(page)
+    assert ranking == expected_ranking(match)
+    assert {name for _, name, _ in ranking} == {XSS_NAME, bot_name}
+    title = page.text_content("#end-title")
+    assert XSS_NAME in title or bot_name in title
+
+    # Back on the setup screen, the names come back as input values.
+    page.click("#to-setup")
+    values = page.eval_on_selector_all("#player-rows input[type=text]", "els => els.map(e => e.value)")
+    assert values == [XSS_NAME, bot_name]
+
+    assert dialogs == []
+    assert page.evaluate("window.__alerts") == 0
+    assert page.evaluate("window.__imgs") == 0
+    assert page.evaluate("window.__named") == []
+    assert page.locator("img").count() == 0
+    assert page.locator("#main script, #sheet script, #ranking script").count() == 0
+
+
+def _visible_rules(page):
+    return page.evaluate("""() => [...document.querySelectorAll('#rules [data-ruleset], #rules [data-option]')]
+        .filter(n => n.checkVisibility())
+        .map(n => n.dataset.ruleset || (n.dataset.option + '=' + n.dataset.when))""")
+
+
+def _open_rules(page):
+    page.click("#open-rules")
+    page.wait_for_selector("#rules[open]")
+    assert page.locator("#rules").is_visible()
+
+
+def _close_rules(page):
+    page.click("#rules .dialog-close button")
+    page.wait_for_selector("#rules", state="hidden")
+
+
+def test_rules_dialog_shows_the_chosen_ruleset_only(page, site_url, request_log):
+    page.set_viewport_size(DESKTOP)
+    open_yams(page, site_url, seed="e2e-rules", pace=0)
+    start_game(page, "yams-boite", [("Règle", "human")], options={"bonus_above_63": True})
+    _open_rules(page)
+    assert _visible_rules(page) == ["yams-boite", "bonus_above_63=true", "forced_scoring=true"]
+    # The sections common to every ruleset are there too.
+    assert page.locator("#rules h3", has_text="Le tour de jeu").is_visible()
+    assert page.locator("#rules h3", has_text="Au clavier").is_visible()
+    # Keys do not play while the dialog is open.
+    page.keyboard.press("1")
+    assert read_view(page).rolls == 0
+    _close_rules(page)
+
+    page.once("dialog", lambda d: d.accept())  # "Abandonner la partie en cours ?"
+    page.click("#quit")
+    page.wait_for_function("!document.getElementById('setup').hidden")
+    start_game(page, "yahtzee", [("Règle", "human")], options={"plain": True})
+    _open_rules(page)
+    assert _visible_rules(page) == ["yahtzee", "plain=true"]
+    _close_rules(page)
+
+    page.once("dialog", lambda d: d.accept())
+    page.click("#quit")
+    page.wait_for_function("!document.getElementById('setup').hidden")
+    start_game(page, "yams", [("Règle", "human")], options={"four_kind_is_two_pairs": False})
+    _open_rules(page)
+    assert _visible_rules(page) == ["yams"]
+    _close_rules(page)
+
+
+@pytest.mark.xfail(strict=True, reason="bug: before a game starts, the rules dialog shows every "
+                   "ruleset and both variants of each option (e.g. 'plain' true and false)")
+def test_rules_dialog_on_setup_screen_follows_the_selected_ruleset(page, site_url, request_log):
+    open_yams(page, site_url, pace=0, fresh=True)
+    page.check('input[name=ruleset][value="yahtzee"]')
+    _open_rules(page)
+    assert _visible_rules(page) == ["yahtzee", "plain=false"]

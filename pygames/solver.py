@@ -491,10 +491,16 @@ def decode_table(data: bytes) -> tuple[dict, array]:
         raise ValueError("not a pygames Yams table")
     (length,) = struct.unpack_from("<I", data, len(TABLE_MAGIC))
     start = len(TABLE_MAGIC) + 4
-    header = json.loads(data[start : start + length])
+    try:
+        header = json.loads(data[start : start + length])
+    except ValueError:
+        raise ValueError("table header is unreadable") from None
     if header.get("format") != TABLE_FORMAT:
         raise ValueError(f"unknown table format {header.get('format')!r}")
-    planes = zlib.decompress(data[start + length :])
+    try:
+        planes = zlib.decompress(data[start + length :])
+    except zlib.error as err:
+        raise ValueError(f"table payload is corrupt ({err})") from None
     n = header["states"]
     if len(planes) != 2 * n:
         raise ValueError("table payload has the wrong length")

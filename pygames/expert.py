@@ -110,9 +110,12 @@ class DirectoryTables:
     def __init__(self, directory: str = TABLES_DIR):
         self.directory = directory
         self._loaded: dict[str, YamsTables] = {}
+        self._names: dict[Rules, str] = {}
 
     def tables_for(self, rules: Rules) -> YamsTables:
-        name = rules_name(rules)
+        name = self._names.get(rules)
+        if name is None:
+            name = self._names[rules] = rules_name(rules)
         if name not in self._loaded:
             path = os.path.join(self.directory, name + ".bin")
             try:
@@ -246,18 +249,14 @@ class Turn:
         return E
 
     def _best_keeps(self, E: list[list[float]]) -> list[list[float]]:
+        """Values only: which keep reaches the maximum is `best_keep`'s business."""
         m = self.model
         M = [E[0]]
         for j in range(1, m.dice + 1):
             below = M[j - 1]
-            here = list(self.score if j == m.dice else E[j])
-            for k, subs in enumerate(m.sub_index[j]):
-                v = here[k]
-                for s in subs:
-                    if below[s] > v:
-                        v = below[s]
-                here[k] = v
-            M.append(here)
+            base = self.score if j == m.dice else E[j]
+            M.append([max(v, max([below[s] for s in subs]))
+                      for v, subs in zip(base, m.sub_index[j])])
         return M
 
     def best_keep(self, r: int, h: int) -> tuple[int, ...] | None:

@@ -134,6 +134,7 @@ class State:
         raise NotImplementedError
 
     def apply(self, action: Action) -> "State":
+        """The state after `action`; raises IllegalAction (via check_legal) if it is not legal."""
         raise NotImplementedError
 
     def is_terminal(self) -> bool:
@@ -256,8 +257,7 @@ class Match:
     def apply(self, action: Action | str) -> State:
         if isinstance(action, str):
             action = self.game.parse_action(action)
-        self.state.check_legal(action)
-        self.state = self.state.apply(action)
+        self.state = self.state.apply(action)  # State.apply checks legality
         self.history.append(action)
         return self.state
 

@@ -9,6 +9,7 @@ import asyncio
 import json
 
 from dom import by_id, clear, el, on, query_params, show, storage
+from embed import EmbedError, parse_embed
 from pyscript import document, window
 
 from pygames import GAMES, BadRecord, DiceSampler, GameError, Match, Player, load_match
@@ -49,12 +50,16 @@ class YamsPage:
         self.dice_nodes = []
         self.last_rolled = ()
         self.setup_rows = []
+        self.embed = None  # the embed page's EmbedConfig (see _embed_start)
+        self.store_key, self.setup_key = STORE_KEY, SETUP_KEY
 
     # --- start-up ---------------------------------------------------------------------
 
     def start(self):
         self._bind()
-        saved = storage.get(STORE_KEY)
+        if document.body.hasAttribute("data-embed") and not self._embed_start():
+            return
+        saved = storage.get(self.store_key)
         if saved and "fresh" not in query_params():
             try:
                 blob = json.loads(saved)
@@ -63,7 +68,7 @@ class YamsPage:
                 self._resume(blob)
                 return
             except (ValueError, BadRecord) as err:
-                storage.remove(STORE_KEY)
+                storage.remove(self.store_key)
                 self.show_setup(
                     "La partie enregistrée n'a pas pu être reprise "
                     f"({err}). Une nouvelle partie vous attend."
@@ -95,6 +100,7 @@ class YamsPage:
         }
         self._build_sheet()
         self._update_rules_panel()
+        document.body.dataset.game = match.game.id  # read by js/embed-dialog.js
 
     def _bind(self):
         on(by_id("roll"), "click", lambda e: self.roll())
@@ -120,6 +126,8 @@ class YamsPage:
         show(by_id("quit"), name == "table")
 
     def show_setup(self, notice=None):
+        if self.embed and self.embed.players:
+            return self._embed_new_match()
         self.generation += 1
         self._build_setup()
         note = by_id("setup-notice")
@@ -161,7 +169,7 @@ class YamsPage:
 
     def _saved_setup(self):
         try:
-            data = json.loads(storage.get(SETUP_KEY) or "{}")
+            data = json.loads(storage.get(self.setup_key) or "{}")
             return data if isinstance(data, dict) else {}
         except ValueError:
             return {}
@@ -195,6 +203,8 @@ class YamsPage:
         if not self.setup_rows:
             self._add_player_row()
         show(by_id("setup-error"), False)
+        if self.embed:
+            self._embed_setup()
 
     def _chosen_game(self):
         for radio in document.querySelectorAll("input[name=ruleset]"):
@@ -280,7 +290,7 @@ class YamsPage:
             show(error, True)
             return
         storage.set(
-            SETUP_KEY,
+            self.setup_key,
             json.dumps({"game": game.id, "options": options, "players": [p.to_json() for p in players]}),
         )
         self._begin(match)
@@ -301,7 +311,7 @@ class YamsPage:
         if self.match and not self.match.state.is_terminal():
             if not window.confirm("Abandonner la partie en cours ?"):
                 return
-        storage.remove(STORE_KEY)
+        storage.remove(self.store_key)
         self.show_setup()
 
     # --- playing ----------------------------------------------------------------------
@@ -411,7 +421,53 @@ class YamsPage:
 
     def _save(self):
         blob = {"record": self.match.to_record(), "held": sorted(self.held)}
-        storage.set(STORE_KEY, json.dumps(blob))
+        if self.embed:
+            blob["embed"] = self.embed.signature
+        storage.set(self.store_key, json.dumps(blob))
+
+    # --- embed form (embed-yams.html; its URL parameters are parsed by embed.py) ------
+
+    def _embed_start(self):
+        """Take the embedder's choices; False if they are wrong (the frame then says why)."""
+        try:
+            self.embed = parse_embed(window.location.search, seats=tuple(SEAT_LABELS))
+        except EmbedError as err:
+            by_id("error-text").textContent = f"Ce jeu intégré est mal configuré : {err}"
+            show(by_id("error-reload"), False)
+            self._screen("error")
+            return False
+        self.store_key = self.embed.store_key(STORE_KEY)
+        self.setup_key = self.embed.store_key(SETUP_KEY)
+        if self.embed.game:
+            self.preferred = self.embed.game.id
+        if self.embed.players:
+            show(by_id("to-setup"), False)
+        try:  # a game saved under other parameters (the embedder changed them) is dropped
+            stale = json.loads(storage.get(self.store_key) or "{}").get("embed") != self.embed.signature
+        except (ValueError, AttributeError):
+            stale = False  # unreadable: start() says so
+        if stale:
+            storage.remove(self.store_key)
+        return True
+
+    def _embed_setup(self):
+        """The setup screen offers only what the embedder left open."""
+        embed = self.embed
+        show(by_id("ruleset-choices").parentNode, embed.game is None)
+        if embed.options is not None:
+            self._build_options(embed.options)
+        show(by_id("option-choices").parentNode, embed.options is None)
+        if embed.game:
+            by_id("setup-title").textContent = embed.game.title
+
+    def _embed_new_match(self):
+        """_begin without moving the focus: a frame must not scroll the host page to itself."""
+        embed = self.embed
+        self._adopt(Match(embed.game, embed.players, embed.options, self._sampler()))
+        self._save()
+        self.show_table()
+        self._announce(f"Nouvelle partie de {embed.game.title}.")
+        self._schedule_bots()
 
     # --- events -----------------------------------------------------------------------
 
@@ -426,7 +482,7 @@ class YamsPage:
             self.score(button.dataset.box)
 
     def _on_key(self, event):
-        if event.ctrlKey or event.metaKey or event.altKey or by_id("rules").open:
+        if event.ctrlKey or event.metaKey or event.altKey or document.querySelector("dialog[open]"):
             return
         target = event.target
         tag = target.tagName

@@ -1,0 +1,310 @@
+"""The embed form of the Yams page, as a blogger uses it.
+
+A blog-like page served from another origin (http://127.0.0.1:<other port>/, while the
+game is at http://127.0.0.1:<port>/pygames/), with aggressive CSS of its own, includes the
+loader (embed.js) from the game's site and two <div data-pygames>: a Yams for Alice against
+the computer (players given: no setup) and a Yahtzee whose reader fills the compact setup.
+Both frames load and play, fit their content, keep their own saved game across a reload,
+and nothing leaves localhost. Also: the "Intégrer ce jeu" snippets, with the plain iframe
+pasted on another *site* (http://localhost:<port>/), where this headless Chromium denies
+third-party storage (as Chrome does with third-party cookies blocked): the game still plays,
+and says it cannot keep the game; and a wrong parameter giving a message in the frame.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import urllib.parse
+
+import pytest
+
+import siteharness
+
+BOOT_TIMEOUT_MS = 90_000
+DESKTOP = {"width": 1280, "height": 800}
+MOBILE = {"width": 375, "height": 812}
+STORE_KEY = "pygames:yams:match"
+BLOG_PAGE = "blog.html"
+EMPTY_PAGE = "empty.html"
+
+# Hostile host styles: if any of this reached the game, fonts would be 40px and red, and
+# the frames 50px high, 200px wide, with a red border.
+BLOG_HTML = """<!doctype html>
+<html lang="fr"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Mon blog de jeux</title>
+<script>window.__globalsBefore = Object.getOwnPropertyNames(window);</script>
+<style>
+  * { font-size: 40px !important; color: red !important; font-family: serif !important; }
+  body { margin: 0 auto; max-width: 760px; padding: 0 12px; background: #fee; }
+  iframe { height: 50px !important; width: 200px !important; border: 8px solid red !important; }
+  div { padding: 4px; }
+</style>
+</head><body>
+<h1>Ma partie du dimanche</h1>
+<p id="intro">Un billet avec deux jeux dedans.</p>
+<div id="game-a" data-pygames="yams" data-id="blog-yams" data-players="Alice,Ordi:simple"
+     data-seed="blog-a" data-pace="0"><a href="#">Jouer au Yams</a></div>
+<p>Et un Yahtzee, réglé par le lecteur :</p>
+<div id="game-b" data-pygames="yams" data-game="yahtzee" data-seed="blog-b"></div>
+<p id="outro">Fin du billet.</p>
+<script src="SITE/embed.js" defer></script>
+</body></html>
+"""
+EMPTY_HTML = b"<!doctype html><html><head><meta charset='utf-8'><title>vide</title></head><body></body></html>"
+
+
+@pytest.fixture(scope="module")
+def blog_server(site_url):
+    """The blog's server: another port of 127.0.0.1 (another origin, the same site)."""
+    page = BLOG_HTML.replace("SITE/", site_url).encode()
+    with tempfile.TemporaryDirectory() as root:
+        server, url = siteharness.serve.start_server(
+            root, prefix="/", extra_files={BLOG_PAGE: page, EMPTY_PAGE: EMPTY_HTML})
+        yield url
+        siteharness.stop_site(server)
+
+
+@pytest.fixture
+def blog_url(blog_server):
+    return blog_server
+
+
+@pytest.fixture
+def other_site_url(blog_server):
+    """The same blog server reached as http://localhost:<port>/: another site."""
+    return blog_server.replace("127.0.0.1", "localhost")
+
+
+def frame_of(page, selector):
+    handle = page.wait_for_selector(f"{selector} iframe", state="attached")
+    frame = handle.content_frame()
+    assert frame is not None
+    return frame
+
+
+def wait_frame_ready(page, selector):
+    page.locator(f"{selector} iframe").scroll_into_view_if_needed()
+    frame = frame_of(page, selector)
+    frame.wait_for_function("document.body && document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+    return frame
+
+
+def fit(page, selector):
+    """(height the loader gave the iframe, height of the frame's content)."""
+    frame = frame_of(page, selector)
+    outer = page.eval_on_selector(f"{selector} iframe", "f => f.getBoundingClientRect().height")
+    inner = frame.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
+    return outer, inner
+
+
+def wait_fitted(page, selector):
+    """Wait until the iframe is exactly as tall as its content; return that height.
+    (Chromium pauses the rendering of cross-origin frames out of view, ResizeObserver
+    included: a frame fits its content again when it is scrolled to.)"""
+    page.locator(f"{selector} iframe").scroll_into_view_if_needed()
+    frame = frame_of(page, selector)
+    for _ in range(100):
+        outer, inner = fit(page, selector)
+        if abs(outer - inner) <= 1:
+            return inner
+        frame.wait_for_timeout(50)
+    raise AssertionError(f"{selector}: frame {outer}px high, its content {inner}px")
+
+
+def screen(frame):
+    ids = ["loading", "error", "setup", "table", "end"]
+    shown = frame.evaluate("ids => ids.filter(id => !document.getElementById(id).hidden)", ids)
+    assert len(shown) == 1, shown
+    return shown[0]
+
+
+def roll_and_score(frame):
+    """Roll once and fill the first box that scores; returns (box, points)."""
+    frame.click("#roll")
+    frame.wait_for_selector("#sheet-body button.box:not([disabled])")
+    box = frame.locator("#sheet-body button.box:not([disabled])").first
+    name, points = box.get_attribute("data-box"), int(box.inner_text())
+    box.click()
+    return name, points
+
+
+def saved(frame, instance):
+    text = frame.evaluate("k => localStorage.getItem(k)", f"{STORE_KEY}:{instance}")
+    return json.loads(text) if text else None
+
+
+def instance_of(page, selector):
+    src = page.get_attribute(f"{selector} iframe", "src")
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(src).query)["id"][0]
+
+
+def test_blog_page_with_two_embedded_games(page, site_url, blog_url, request_log, screenshot):
+    page.emulate_media(reduced_motion="reduce")
+    page.set_viewport_size(DESKTOP)
+    page.goto(blog_url + BLOG_PAGE)
+
+    # The loader built two frames of the embed page, under the site's sub-path.
+    srcs = page.eval_on_selector_all("[data-pygames] iframe", "fs => fs.map(f => f.src)")
+    assert len(srcs) == 2
+    for src in srcs:
+        assert src.startswith(site_url + "embed-yams.html?"), src
+    query_a = urllib.parse.parse_qs(urllib.parse.urlsplit(srcs[0]).query)
+    assert query_a == {"players": ["Alice,Ordi:simple"], "seed": ["blog-a"], "pace": ["0"],
+                       "id": ["blog-yams"]}
+    id_b = instance_of(page, "#game-b")
+    assert re.fullmatch(r"[a-z0-9]+-2", id_b), id_b  # page tag + position
+    assert page.locator("#game-a a").count() == 0  # the fallback link gave way to the frame
+    attrs = page.eval_on_selector("#game-b iframe", "f => [f.title, f.loading, f.getAttribute('sandbox')]")
+    assert attrs[0].startswith("Yams") and attrs[1] == "lazy"
+    assert "allow-top-navigation" not in attrs[2]
+
+    a = wait_frame_ready(page, "#game-a")
+    b = wait_frame_ready(page, "#game-b")
+
+    # The host's CSS reaches neither the frames' content nor the frames' size and border.
+    for frame in (a, b):
+        style = frame.evaluate("""() => { const s = getComputedStyle(document.querySelector('main'));
+            return [s.fontSize, s.color, document.querySelector('header.site') === null]; }""")
+        assert style[0] != "40px" and style[1] != "rgb(255, 0, 0)" and style[2], style
+    box = page.eval_on_selector("#game-b iframe", """f => { const s = getComputedStyle(f);
+        return [f.getBoundingClientRect().width, f.parentNode.clientWidth, s.borderTopWidth]; }""")
+    assert box[0] > 600 and abs(box[0] - (box[1] - 8)) <= 1 and box[2] == "0px", box
+
+    # The host page is untouched but for its two divs: one global, no stylesheet added.
+    new_globals = page.evaluate(
+        "() => Object.getOwnPropertyNames(window)"
+        "  .filter(n => !window.__globalsBefore.includes(n) && !/^[0-9]+$/.test(n))")  # not frames
+    assert set(new_globals) <= {"pygamesEmbed", "__globalsBefore"}, new_globals
+    assert page.evaluate("document.styleSheets.length") == 1
+    assert page.inner_text("#intro") == "Un billet avec deux jeux dedans."
+
+    # Game A: players given, so no setup: straight to the table, Alice against the computer.
+    assert screen(a) == "table"
+    assert a.inner_text("#turn-info").startswith("Tour 1/15")
+    assert "Alice" in a.inner_text("#turn-info")
+    assert a.locator("header.site").count() == 0
+    link = a.locator(".embed-bar a")
+    assert (link.inner_text(), link.get_attribute("target"), link.get_attribute("rel")) == (
+        "pygames", "_blank", "noopener")
+    height_a = wait_fitted(page, "#game-a")
+    box_a, points_a = roll_and_score(a)
+    a.wait_for_function("document.getElementById('turn-info').textContent.startsWith('Tour 2/15')")
+    assert "Alice" in a.inner_text("#turn-info")  # the computer played its turn in between
+
+    # Game B: the compact setup: the ruleset is fixed (no choice shown), the reader starts.
+    assert screen(b) == "setup"
+    assert b.is_hidden("#ruleset-choices")
+    assert b.is_visible("#option-choices") and b.is_visible("#player-rows")
+    assert b.inner_text("#setup-title") == "Yahtzee (règles internationales)"
+    setup_height = wait_fitted(page, "#game-b")
+    assert setup_height != 420  # the loader's initial height was replaced
+    b.click("#start")
+    b.wait_for_selector("#table:not([hidden])")
+    table_height = wait_fitted(page, "#game-b")
+    assert table_height != setup_height, (setup_height, table_height)
+    box_b, points_b = roll_and_score(b)
+    b.wait_for_function("document.getElementById('turn-info').textContent.startsWith('Tour 2/13')")
+    assert wait_fitted(page, "#game-a") == height_a
+
+    # Each frame saved its own game under its own key; neither overwrote the other.
+    save_a, save_b = saved(a, "blog-yams"), saved(b, id_b)
+    assert save_a["record"]["game"] == "yams" and save_b["record"]["game"] == "yahtzee"
+    assert [p["name"] for p in save_a["record"]["players"]] == ["Alice", "Ordi"]
+    assert a.evaluate("localStorage.getItem('pygames:yams:match')") is None  # not the site's key
+    screenshot(page, "embed_blog_desktop")
+
+    # Reload the blog: both games resume where they were.
+    page.reload()
+    a = wait_frame_ready(page, "#game-a")
+    b = wait_frame_ready(page, "#game-b")
+    assert screen(a) == "table" and screen(b) == "table"
+    assert saved(a, "blog-yams") == save_a and saved(b, id_b) == save_b
+    for frame, box, points in ((a, box_a, points_a), (b, box_b, points_b)):
+        filled = frame.evaluate("""() => [...document.querySelectorAll('#sheet-body td.filled')]
+            .map(td => td.textContent)""")
+        assert str(points) in filled, (box, points, filled)
+    assert a.inner_text("#turn-info").startswith("Tour 2/15")
+    assert b.inner_text("#turn-info").startswith("Tour 2/13")
+
+    # On a phone the frames follow the new width (the sheet drops its hints, and so on).
+    desktop = wait_fitted(page, "#game-b")
+    page.set_viewport_size(MOBILE)
+    page.wait_for_function(
+        "h => Math.abs(document.querySelector('#game-b iframe').getBoundingClientRect().height - h) > 20",
+        arg=desktop)
+    wait_fitted(page, "#game-a")
+    wait_fitted(page, "#game-b")
+    width = page.eval_on_selector("#game-a iframe", "f => f.getBoundingClientRect().width")
+    assert 300 < width <= 375
+    # (A full-page capture would leave the frames out of view blank: see wait_fitted.)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    screenshot(page, "embed_blog_mobile", full_page=False)
+    page.locator("#game-a iframe").screenshot(path=str(siteharness.ARTIFACTS / "embed_frame_mobile.png"))
+    request_log.assert_all_local()
+
+
+def test_embed_dialog_gives_working_snippets(page, site_url, other_site_url, request_log,
+                                             screenshot):
+    page.set_viewport_size(DESKTOP)
+    page.goto(site_url + "yams.html?game=yams-boite")
+    # Plain JS: the dialog works before Python is ready.
+    page.click("#open-embed")
+    assert page.is_visible("#embed")
+    iframe_text = page.input_value("#embed-iframe")
+    loader_text = page.input_value("#embed-loader")
+    src = re.search(r'<iframe src="([^"]+)"', iframe_text).group(1).replace("&amp;", "&")
+    parts = urllib.parse.urlsplit(src)
+    assert src.startswith(site_url + "embed-yams.html?"), src
+    query = urllib.parse.parse_qs(parts.query)
+    assert query["game"] == ["yams-boite"]
+    assert re.fullmatch(r"yams-[a-z0-9]{6}", query["id"][0])
+    assert 'title="Yams' in iframe_text and 'loading="lazy"' in iframe_text
+    assert "\n" not in iframe_text and "\n" not in loader_text  # one line each
+    assert loader_text == (f'<div data-pygames="yams" data-game="yams-boite"></div>'
+                           f'<script src="{site_url}embed.js" defer></script>')
+    page.click("#embed [data-copy=embed-loader]")
+    page.wait_for_function("document.querySelector('#embed .copied').textContent !== ''")
+    assert page.inner_text("#embed .copied") in ("Copié !", "Sélectionné : copiez avec Ctrl+C.")
+    screenshot(page, "embed_dialog_desktop")
+    page.set_viewport_size(MOBILE)
+    screenshot(page, "embed_dialog_mobile", full_page=False)
+    page.keyboard.press("Escape")
+    assert not page.is_visible("#embed")
+    header = page.eval_on_selector("header.site", "h => [h.scrollWidth, h.clientWidth, h.offsetHeight]")
+    assert header[0] <= header[1] and header[2] < 90, header  # the header's buttons fit a phone
+    screenshot(page, "embed_yams_header_mobile", full_page=False)
+
+    # Pasted on another site, the iframe snippet shows the compact Boîte à jeux setup, and
+    # plays even though the browser denies the frame any storage.
+    page.goto(other_site_url + EMPTY_PAGE)
+    page.evaluate("html => { document.body.innerHTML = html; }", iframe_text)
+    frame = page.wait_for_selector("iframe").content_frame()
+    frame.wait_for_function("document.body && document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+    assert screen(frame) == "setup"
+    assert frame.inner_text("#setup-title") == "Yams (Boîte à jeux)"
+    assert page.eval_on_selector("iframe", "f => f.getBoundingClientRect().height") == 720
+    assert frame.evaluate("() => { try { return !!localStorage; } catch (e) { return 'denied'; } }") == "denied"
+    assert frame.is_visible(".embed-bar .no-save")
+    frame.click("#start")
+    frame.wait_for_selector("#table:not([hidden])")
+    roll_and_score(frame)
+    frame.wait_for_function("document.getElementById('turn-info').textContent.startsWith('Tour 2/13')")
+    request_log.assert_all_local()
+
+
+@pytest.mark.parametrize("query, message", [
+    ("game=belote", "Règle inconnue : « belote »"),
+    ("players=Alice,Robot:terminator", "place « terminator » inconnue"),
+    ("id=pas%20bien", "Le paramètre « id »"),
+    ("game=yahtzee&options=plain=peut-etre", "Option plain"),
+])
+def test_embed_bad_parameter_says_what_is_wrong(page, site_url, request_log, query, message):
+    page.goto(site_url + "embed-yams.html?" + query)
+    page.wait_for_selector("#error:not([hidden])", timeout=BOOT_TIMEOUT_MS)
+    text = page.inner_text("#error-text")
+    assert text.startswith("Ce jeu intégré est mal configuré") and message in text, text
+    assert page.is_hidden("#error-reload")

@@ -1,0 +1,129 @@
+"""The embed form of the Yams page without a browser: its URL parameters (web/app/embed.py)
+and its markup kept in step with yams.html (the browser side is e2e/test_embed.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+sys.path.insert(0, str(WEB / "app"))
+
+from embed import EmbedError, parse_embed  # noqa: E402
+
+
+def test_no_parameters_leave_everything_to_the_reader():
+    config = parse_embed("")
+    assert (config.instance, config.game, config.options, config.players) == (None, None, None, None)
+    assert config.store_key("pygames:yams:match") == "pygames:yams:match:embed"
+
+
+def test_players_start_the_game_with_the_default_options():
+    config = parse_embed("?game=yahtzee&players=Alice,+Ordi+:+SIMPLE&id=post-7_b")
+    assert config.game.id == "yahtzee"
+    assert [(p.name, p.seat) for p in config.players] == [("Alice", "human"), ("Ordi", "simple")]
+    assert config.options == {"plain": False}
+    assert config.store_key("pygames:yams:match") == "pygames:yams:match:post-7_b"
+
+
+def test_players_without_game_play_the_full_sheet():
+    assert parse_embed("players=Alice").game.id == "yams"
+
+
+def test_options_list_ids_and_values():
+    config = parse_embed("game=yams-boite&options=bonus_above_63,forced_scoring%3Dnon")
+    assert config.options == {"forced_scoring": False, "bonus_above_63": True}
+    assert parse_embed("game=yams&options=single_prime=oui").options == {
+        "four_kind_is_two_pairs": False, "single_prime": True}
+    assert parse_embed("game=yams&options=").options == {
+        "four_kind_is_two_pairs": False, "single_prime": False}
+
+
+def test_names_are_kept_as_text():
+    config = parse_embed("game=yams&players=" + "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
+    assert config.players[0].name == "<img src=x onerror=alert(1)>"
+
+
+def test_signature_changes_with_what_the_embedder_fixed():
+    a = parse_embed("game=yams&players=Alice&id=x").signature
+    assert a == parse_embed("id=x&players=Alice&game=yams&seed=3").signature
+    assert a != parse_embed("game=yams&players=Alice,Bob&id=x").signature
+    assert a != parse_embed("game=yams&players=Alice&options=single_prime&id=x").signature
+    assert json.loads(a)["players"] == [{"name": "Alice", "seat": "human"}]
+
+
+@pytest.mark.parametrize("query, message", [
+    ("game=belote", "Règle inconnue : « belote » (au choix : yams, yams-boite, yahtzee)."),
+    ("id=a/b", "Le paramètre « id »"),
+    ("id=" + "x" * 65, "Le paramètre « id »"),
+    ("game=yams&options=plain", "Option inconnue pour Yams (feuille complète) : « plain »"),
+    ("game=yahtzee&options=plain=maybe", "Option plain : « oui » ou « non » attendu"),
+    ("game=yams&players=Alice,,Bob", "Joueur 2 sans nom"),
+    ("game=yams&players=Alice:robot", "Joueur 1 (Alice) : place « robot » inconnue (human, simple)."),
+    ("game=yams&players=Bob:expert", "place « expert » inconnue"),
+    ("game=yams&players=" + "%01", "Joueur 1 : Le nom contient un caractère de contrôle."),
+    ("game=yams&players=" + ",".join("ABCDEFG"), "se joue de 1 à 6 joueurs"),
+    ("game=yams&players=" + "A" * 41, "Nom trop long"),
+    ("players=" + "A," * 600, "est trop long"),
+])
+def test_bad_parameters_say_what_is_wrong_in_french(query, message):
+    with pytest.raises(EmbedError) as err:
+        parse_embed(query)
+    assert message in str(err.value)
+
+
+class _Ids(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids, self.body = set(), {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if tag == "body":
+            self.body = attrs
+
+
+def _parse(name):
+    parser = _Ids()
+    parser.feed((WEB / name).read_text(encoding="utf-8"))
+    return parser
+
+
+def _rules(name):
+    text = (WEB / name).read_text(encoding="utf-8")
+    return re.search(r'<dialog id="rules".*?</dialog>', text, re.S).group(0)
+
+
+def test_embed_page_has_every_element_the_app_uses():
+    """yams_app.py runs on both pages: the embed page must have every id of yams.html
+    except the site chrome (and the embed dialog, which belongs to the full page)."""
+    full, embed = _parse("yams.html"), _parse("embed-yams.html")
+    chrome = {"main", "embed", "embed-title", "embed-loader", "embed-iframe", "open-embed"}
+    assert full.ids - chrome - embed.ids == set()
+    assert "data-embed" in embed.body
+    app = (WEB / "app" / "yams_app.py").read_text(encoding="utf-8")
+    used = set(re.findall(r'by_id\("([a-z-]+)"\)', app))
+    assert used <= embed.ids, used - embed.ids
+
+
+def test_embed_page_rules_are_those_of_the_full_page():
+    assert _rules("embed-yams.html") == _rules("yams.html")
+
+
+def test_embed_page_is_next_to_the_pyscript_config():
+    """PyScript resolves `interpreter` against the page and `files` against the config: both
+    work only while the page sits beside pyscript.json, which ships embed.py."""
+    text = (WEB / "embed-yams.html").read_text(encoding="utf-8")
+    assert 'config="pyscript.json"' in text and 'src="app/yams_app.py"' in text
+    files = json.loads((WEB / "pyscript.json").read_text())["files"]
+    assert files.get("./app/embed.py") == "./embed.py"
+    # the storage fallback must run before PyScript, as a classic script
+    assert text.index('<script src="js/embed-storage.js"></script>') < text.index("vendor/pyscript/core.js")

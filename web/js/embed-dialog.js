@@ -1,0 +1,71 @@
+// "Intégrer ce jeu" on a game page: shows the two snippets a blogger pastes (the loader
+// script + div, or a plain iframe), with this deployment's absolute URLs, each with a copy
+// button. Plain JS: it works before Python has loaded. The snippets are text for a
+// textarea (set through .value), never markup put into this page.
+
+const dialog = document.getElementById("embed");
+const opener = document.getElementById("open-embed");
+const GAME_PAGE = "yams";  // the data-pygames value / embed-<page>.html of this page
+const IFRAME_HEIGHT = 720;
+
+function randomId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return GAME_PAGE + "-" + Array.from(bytes, (b) => (b % 36).toString(36)).join("");
+}
+const instance = randomId();  // one per visit: two pasted iframes keep separate saves
+
+function attr(value) {
+  return String(value).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
+// The ruleset on screen: the game being played (set by the app), else the one picked in
+// the setup, else ?game=, else the first.
+function currentRuleset() {
+  const picked = document.querySelector("input[name=ruleset]:checked");
+  const onTable = !document.getElementById("table")?.hidden;
+  return (onTable && document.body.dataset.game) || picked?.value
+    || new URLSearchParams(location.search).get("game") || document.body.dataset.game || "yams";
+}
+
+export function snippets(game = currentRuleset()) {
+  const loader = new URL("embed.js", location.href).href;
+  const page = new URL(`embed-${GAME_PAGE}.html`, location.href);
+  page.searchParams.set("game", game);
+  page.searchParams.set("id", instance);
+  return {
+    loader: `<div data-pygames="${GAME_PAGE}" data-game="${attr(game)}"></div>`
+      + `<script src="${attr(loader)}" defer></script>`,
+    iframe: `<iframe src="${attr(page.href)}" title="Yams, jeu de dés (pygames)" width="100%" `
+      + `height="${IFRAME_HEIGHT}" style="border:0;max-width:100%" loading="lazy"></iframe>`,
+  };
+}
+
+async function copy(textarea, status) {
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(textarea.value);
+    ok = true;
+  } catch {
+    textarea.focus();
+    textarea.select();
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+  }
+  status.textContent = ok ? "Copié !" : "Sélectionné : copiez avec Ctrl+C.";
+  textarea.select();
+}
+
+if (dialog && opener) {
+  opener.addEventListener("click", () => {
+    const text = snippets();
+    document.getElementById("embed-loader").value = text.loader;
+    document.getElementById("embed-iframe").value = text.iframe;
+    for (const status of dialog.querySelectorAll(".copied")) status.textContent = "";
+    dialog.showModal();
+  });
+  for (const button of dialog.querySelectorAll("[data-copy]")) {
+    const textarea = document.getElementById(button.dataset.copy);
+    const status = button.parentNode.querySelector(".copied");
+    button.addEventListener("click", () => copy(textarea, status));
+    textarea.addEventListener("focus", () => textarea.select());
+  }
+}

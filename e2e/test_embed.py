@@ -277,6 +277,11 @@ def test_embed_dialog_gives_working_snippets(page, site_url, other_site_url, req
     header = page.eval_on_selector("header.site", "h => [h.scrollWidth, h.clientWidth, h.offsetHeight]")
     assert header[0] <= header[1] and header[2] < 90, header  # the header's buttons fit a phone
     screenshot(page, "embed_yams_header_mobile", full_page=False)
+    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+    page.click("#start")
+    page.wait_for_selector("#table:not([hidden])")
+    header = page.eval_on_selector("header.site", "h => [h.scrollWidth, h.clientWidth]")
+    assert header[0] <= header[1] and page.is_hidden("#open-embed"), header  # no room in a game
 
     # Pasted on another site, the iframe snippet shows the compact Boîte à jeux setup, and
     # plays even though the browser denies the frame any storage.

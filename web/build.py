@@ -13,7 +13,9 @@ What ends up in the output directory:
   walking the tree (no hand-kept list), stored as ``pygames/...`` so that
   unpacking it into Pyodide's working directory makes ``import pygames`` work;
 * ``vendor/pyodide/``: the files of the ``pyodide`` npm package that a boot
-  really requests (checked in headless Chromium, see below);
+  really requests (checked in headless Chromium, see below), with
+  ``python_stdlib.zip`` replaced by the precompiled one of ``web/runtime/``
+  (bytecode for the modules a boot imports; the stock zip if Node is missing);
 * ``vendor/pyscript/``: ``core.js``, ``core.css`` of ``@pyscript/core`` and
   every chunk reachable from them (relative ``"./x.js"`` references are
   followed automatically, source maps are left out);
@@ -69,6 +71,9 @@ import time
 import zipfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import runtime  # noqa: E402  (web/runtime/: the faster-booting standard library)
+
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 PACKAGE = ROOT / "pygames"
@@ -83,7 +88,7 @@ PYODIDE_DIR = "vendor/pyodide"
 PYSCRIPT_DIR = "vendor/pyscript"
 
 #: Build tooling that lives in web/ but is not part of the site.
-WEB_EXCLUDED_TOP = {"build.py", "serve.py"}
+WEB_EXCLUDED_TOP = {"build.py", "serve.py", "runtime"}
 WEB_EXCLUDED_ANY = {"__pycache__", ".DS_Store"}
 WEB_EXCLUDED_SUFFIXES = {".pyc", ".pyo"}
 
@@ -128,7 +133,8 @@ def copy_web(out: Path) -> list[Path]:
     copied = []
     for dirpath, dirnames, filenames in os.walk(WEB):
         rel_dir = Path(dirpath).relative_to(WEB)
-        dirnames[:] = sorted(d for d in dirnames if d not in WEB_EXCLUDED_ANY)
+        dirnames[:] = sorted(d for d in dirnames if d not in WEB_EXCLUDED_ANY
+                             and not (rel_dir == Path(".") and d in WEB_EXCLUDED_TOP))
         for name in sorted(filenames):
             if name in WEB_EXCLUDED_ANY or Path(name).suffix in WEB_EXCLUDED_SUFFIXES:
                 continue
@@ -266,6 +272,7 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     files = copy_web(out)
     files.append(zip_package(out))
     files += copy_pyodide(out)
+    runtime.build_runtime(out / PYODIDE_DIR, quiet=quiet)  # precompiled python_stdlib.zip
     files += copy_pyscript(out)
     nojekyll = out / ".nojekyll"
     nojekyll.touch()

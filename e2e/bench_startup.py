@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""Benchmark: Python start-up of the site against a stock Pyodide boot.
+
+    python e2e/bench_startup.py [--rounds 5] [--json out.json]
+
+One headless Chromium, the built site served by web/serve.py on 127.0.0.1
+under /pygames/, scenarios interleaved round after round so that the load of
+this shared machine hits them alike.  Every figure is a time to interactive in
+ms from the navigation start of the page:
+
+* ``stock_warm`` / ``stock_cold``: the untouched npm ``pyodide`` files (served
+  from node_modules/ under ``__stock__/pyodide/``, never part of dist/), bare
+  ``loadPyodide()`` + ``1+1`` on a blank page; warm = the shared context's HTTP
+  cache, cold = a new context.  The baseline of every ratio.
+* ``yams_cold``: yams.html in a new context (first visit, empty cache) until
+  ``body[data-ready]`` (``window.pygamesReadyAt``).
+* ``yams_warm``: the same page in the shared, warmed context.
+* ``yams_offline``: in a context whose service worker (sw.js, if the build has
+  one) has precached the site, with the network cut (``context.set_offline``).
+* ``embed_two``: a host page with two ``<div data-pygames="yams">`` and the
+  ``embed.js`` loader, warm context, until both frames are ready (if the build
+  has embed.js).
+
+Then the bytes a first visit transfers until the page is interactive (raw, and
+gzip-compressed as a compressing host sends them), and what the service worker
+adds in the background afterwards; and the stages of one warm boot of each kind
+(where the time goes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import statistics
+import sys
+import time
+import zipfile
+from pathlib import Path
+from urllib.parse import urlparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import siteharness  # noqa: E402
+from siteharness import build  # noqa: E402
+from bench_boot import _load  # noqa: E402
+
+ROOT = siteharness.ROOT
+STOCK_DIR = "__stock__/pyodide"
+STOCK_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+               "pyodide-lock.json")
+EMBED_HOST = "__bench_embed_host__.html"
+READY = "() => document.body.dataset.ready === '1'"
+YAMS = "yams.html?fresh=1&seed=bench"
+
+
+def stock_files() -> dict[str, bytes]:
+    src = ROOT / "node_modules" / "pyodide"
+    return {f"{STOCK_DIR}/{name}": (src / name).read_bytes() for name in STOCK_FILES}
+
+
+def embed_host_page() -> bytes:
+    return (b"<!doctype html><html><head><meta charset='utf-8'><title>host</title></head><body>"
+            b"<h1>Deux parties</h1>"
+            b"<div data-pygames='yams' data-seed='a' data-id='one'></div>"
+            b"<div data-pygames='yams' data-seed='b' data-id='two'></div>"
+            b"<script src='embed.js' defer></script></body></html>")
+
+
+# -- scenarios ---------------------------------------------------------------------------
+STAGES_JS = """() => {
+  const out = {};
+  for (const e of performance.getEntriesByType('resource')) {
+    const name = e.name.split('/').pop().split('?')[0];
+    if (/\\.(wasm|zip|mjs|json)$/.test(name)) out['fetched ' + name] = e.responseEnd;
+  }
+  return out;
+}"""
+
+
+def stock_boot(page, site_url: str) -> dict:
+    page.goto(site_url + siteharness.BLANK_PAGE)
+    page.set_default_timeout(120_000)
+    out = page.evaluate(siteharness.BOOT_JS, [site_url + STOCK_DIR + "/pyodide.mjs", None, None])
+    assert out["two"] == 2, out
+    return {"ms": out["nav_ready_ms"], "loadPyodide": out["load_ms"] - out["import_ms"]}
+
+
+def yams_page(page, site_url: str, path: str = YAMS) -> dict:
+    page.set_default_timeout(120_000)
+    page.goto(site_url + path)
+    page.wait_for_function(READY, timeout=120_000)
+    ms = page.evaluate("window.pygamesReadyAt ?? performance.now()")
+    stages = page.evaluate("window.pygamesBootStages || {}")
+    return {"ms": ms, **{k: v for k, v in stages.items() if isinstance(v, (int, float))}}
+
+
+def in_new_context(browser, fn, site_url):
+    context = browser.new_context()
+    log = siteharness.RequestLog().attach(context)
+    try:
+        return fn(context.new_page(), site_url)
+    finally:
+        context.close()
+        log.assert_all_local()
+
+
+def embed_two(page, site_url: str) -> dict:
+    page.set_default_timeout(120_000)
+    page.goto(site_url + EMBED_HOST)
+    t_origin = page.evaluate("performance.timeOrigin")
+    deadline = time.monotonic() + 120
+    readies = []
+    while time.monotonic() < deadline:
+        frames = [f for f in page.frames if f != page.main_frame and "embed-yams" in f.url]
+        if len(frames) == 2:
+            try:
+                readies = [f.evaluate("document.body && document.body.dataset.ready === '1'"
+                                      " ? performance.timeOrigin + window.pygamesReadyAt : null")
+                           for f in frames]
+            except Exception:  # a frame navigating
+                readies = []
+            if readies and all(r is not None for r in readies):
+                break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the two embedded games did not become ready in 120 s")
+    return {"ms": max(readies) - t_origin, "first": min(readies) - t_origin}
+
+
+class OfflineRunner:
+    """A context whose service worker has precached the site; each run opens
+    the page with the network cut."""
+
+    def __init__(self, browser, site_url: str):
+        self.context = browser.new_context()
+        self.log = siteharness.RequestLog().attach(self.context)
+        page = self.context.new_page()
+        page.goto(site_url + YAMS)
+        page.wait_for_function(READY, timeout=120_000)
+        # register-sw.js registers once the game is ready; wait for the precache.
+        page.evaluate("""async () => {
+            const reg = await navigator.serviceWorker.ready;
+            if (reg.active.state !== 'activated') await new Promise(r =>
+                reg.active.addEventListener('statechange', () => reg.active.state === 'activated' && r()));
+        }""")
+        page.close()
+
+    def __call__(self, _page, site_url: str) -> dict:
+        self.context.set_offline(True)
+        page = self.context.new_page()
+        try:
+            return yams_page(page, site_url)
+        finally:
+            page.close()
+            self.context.set_offline(False)
+
+    def close(self):
+        self.context.close()
+        self.log.assert_all_local()
+
+
+# -- bytes ------------------------------------------------------------------------------
+def first_visit_bytes(browser, site_url: str, dist: Path, extra: dict[str, bytes]) -> dict:
+    """Bytes of the responses of a first visit, until ready and in the 8 s after."""
+    context = browser.new_context()
+    page = context.new_page()
+    done: list[tuple[str, float]] = []
+    t0 = time.monotonic()
+    page.on("requestfinished", lambda r: done.append((urlparse(r.url).path, time.monotonic())))
+    context.on("requestfinished", lambda r: done.append((urlparse(r.url).path, time.monotonic())))
+    page.goto(site_url + YAMS)
+    page.wait_for_function(READY, timeout=120_000)
+    t_ready = time.monotonic()
+    page.wait_for_timeout(8000)
+    context.close()
+    prefix = urlparse(site_url).path
+    seen = set()
+    out = {"ready": {"requests": 0, "raw": 0, "gzip": 0, "files": {}},
+           "after": {"requests": 0, "raw": 0, "gzip": 0}}
+    for path, t in sorted(done, key=lambda x: x[1]):
+        key = (path, t <= t_ready)
+        if key in seen:
+            continue
+        seen.add(key)
+        rel = path[len(prefix):] if path.startswith(prefix) else path.lstrip("/")
+        body = extra.get(rel)
+        if body is None:
+            f = dist / (rel or "index.html")
+            body = f.read_bytes() if f.is_file() else b""
+        bucket = out["ready"] if t <= t_ready else out["after"]
+        bucket["requests"] += 1
+        bucket["raw"] += len(body)
+        gz = len(gzip.compress(body, 6))
+        bucket["gzip"] += gz
+        if t <= t_ready:
+            bucket["files"][rel] = gz
+    out["ready_s"] = t_ready - t0
+    return out
+
+
+# -- main -------------------------------------------------------------------------------
+def run(rounds: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    dist = siteharness.ensure_built()
+    extra = {**stock_files(), EMBED_HOST: embed_host_page()}
+    has_sw = (dist / "sw.js").is_file() and (dist / "js" / "register-sw.js").is_file()
+    has_embed = (dist / "embed.js").is_file() and (dist / "embed-yams.html").is_file()
+    with zipfile.ZipFile(dist / build.PYODIDE_DIR / "python_stdlib.zip") as zf:
+        pyc = sum(n.endswith(".pyc") for n in zf.namelist())
+    mode = f"precompiled ({pyc} .pyc)" if pyc else "stock (no .pyc: the precompile step was skipped)"
+    server, site_url = siteharness.start_site(extra)
+    res: dict = {"rounds": rounds, "runs": {}, "pending": {}, "runtime": mode}
+    if not has_sw:
+        res["pending"]["yams_offline"] = "no sw.js / js/register-sw.js in the build yet"
+    if not has_embed:
+        res["pending"]["embed_two"] = "no embed.js / embed-yams.html in the build yet"
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(**siteharness.chromium_launch_kwargs())
+            warm = browser.new_context()
+            warm_log = siteharness.RequestLog().attach(warm)
+            offline = OfflineRunner(browser, site_url) if has_sw else None
+
+            def in_warm(fn):
+                def run_one(_page, url):
+                    page = warm.new_page()
+                    try:
+                        return fn(page, url)
+                    finally:
+                        page.close()
+                return run_one
+
+            scenarios = {
+                "stock_warm": in_warm(stock_boot),
+                "stock_cold": lambda p, u: in_new_context(browser, stock_boot, u),
+                "yams_warm": in_warm(yams_page),
+                "yams_cold": lambda p, u: in_new_context(browser, yams_page, u),
+            }
+            if offline:
+                scenarios["yams_offline"] = offline
+            if has_embed:
+                scenarios["embed_two"] = in_warm(embed_two)
+            for name in ("stock_warm", "yams_warm") + (("embed_two",) if has_embed else ()):
+                scenarios[name](None, site_url)  # warm the shared cache
+            for r in range(rounds):
+                for name, fn in scenarios.items():
+                    res["runs"].setdefault(name, []).append(fn(None, site_url))
+                print(f"  round {r + 1}: " + ", ".join(
+                    f"{n} {res['runs'][n][-1]['ms']:.0f}" for n in scenarios), flush=True)
+            res["bytes"] = first_visit_bytes(browser, site_url, dist, extra)
+            if offline:
+                offline.close()
+            warm.close()
+            warm_log.assert_all_local()
+            browser.close()
+    finally:
+        siteharness.stop_site(server)
+    return res
+
+
+def report(res: dict) -> None:
+    med = {n: statistics.median(r["ms"] for r in runs) for n, runs in res["runs"].items()}
+    print(f"\nruntime: python_stdlib.zip {res['runtime']}")
+    print(f"medians over {res['rounds']} interleaved rounds (ms from navigation start to "
+          "interactive):")
+    for name, runs in res["runs"].items():
+        extra = {}
+        for k in runs[0]:
+            if k != "ms" and all(k in r for r in runs):
+                extra[k] = statistics.median(r[k] for r in runs)
+        details = ", ".join(f"{k} {v:.0f}" for k, v in extra.items())
+        all_runs = " ".join(f"{r['ms']:.0f}" for r in runs)
+        print(f"  {name:<13} {med[name]:7.0f}   runs: {all_runs}"
+              + (f"   ({details})" if details else ""))
+    for name, why in res["pending"].items():
+        print(f"  {name:<13} pending: {why}")
+    sw, sc = med["stock_warm"], med["stock_cold"]
+    print("ratios (target in brackets):")
+    targets = {"yams_warm": 0.35, "yams_offline": 0.35, "yams_cold": 0.6}
+    for name in ("yams_warm", "yams_offline", "yams_cold", "embed_two"):
+        if name not in med:
+            continue
+        line = f"  {name:<13} / stock_warm = {med[name] / sw:.2f}"
+        if name == "yams_cold":
+            line += f"   / stock_cold = {med[name] / sc:.2f}"
+        if name in targets:
+            line += f"   [<= {targets[name]} x stock]"
+        print(line)
+    b = res["bytes"]
+    r, a = b["ready"], b["after"]
+    print(f"first visit until interactive: {r['requests']} requests, {r['raw'] / 1e6:.2f} MB "
+          f"raw, {r['gzip'] / 1e6:.2f} MB gzip [target <= 6 MB]")
+    top = sorted(r["files"].items(), key=lambda kv: -kv[1])[:6]
+    print("  largest (gzip): " + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in top))
+    print(f"then in the background (8 s after ready: service worker precache...): "
+          f"{a['requests']} requests, {a['raw'] / 1e6:.2f} MB raw, {a['gzip'] / 1e6:.2f} MB gzip")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--json", help="also write the raw results to this file")
+    args = parser.parse_args(argv)
+    t0 = time.perf_counter()
+    print(f"bench_startup: {args.rounds} rounds; load average {_load()} (shared machine: "
+          "compare the ratios)")
+    res = run(args.rounds)
+    report(res)
+    print(f"(bench took {time.perf_counter() - t0:.0f} s; load average now {_load()})")
+    if args.json:
+        Path(args.json).write_text(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""The runtime build step (web/runtime/): the precompiled python_stdlib.zip.
+
+Runs web/runtime/precompile.mjs (Pyodide's CPython in Node; cached under
+node_modules/.cache, so only the first run takes ~15 s) and checks the zip it
+makes against the stock one of the npm package.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "web"))
+
+import runtime  # noqa: E402  (web/runtime/)
+
+STOCK = runtime.PYODIDE_SRC / runtime.STDLIB
+
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    assert shutil.which("node"), "node is needed by the build (it comes with npm)"
+    assert STOCK.is_file(), "run npm ci first"
+    out = tmp_path_factory.mktemp("rt") / runtime.STDLIB
+    report = runtime.precompile(out)
+    return out, report
+
+
+def _dropped(name: str) -> bool:
+    return (any(fnmatch.fnmatchcase(name, g) for g in runtime.DROP)
+            and not any(fnmatch.fnmatchcase(name, g) for g in runtime.KEEP))
+
+
+def test_every_stock_module_is_bytecode_source_or_deliberately_left_out(built):
+    out, report = built
+    stock = [n for n in zipfile.ZipFile(STOCK).namelist() if n.endswith(".py")]
+    names = set(zipfile.ZipFile(out).namelist())
+    kinds = {"pyc": 0, "py": 0, "dropped": 0}
+    for name in stock:
+        if name + "c" in names:
+            assert name not in names, f"{name}: both .py and .pyc"
+            kinds["pyc"] += 1
+        elif name in names:
+            kinds["py"] += 1
+        else:
+            assert _dropped(name), f"{name} vanished without being in runtime.DROP"
+            kinds["dropped"] += 1
+    assert kinds["pyc"] == report["pyc"] and kinds["py"] == report["source"]
+    assert kinds["dropped"] == report["dropped"]
+    # Nothing but .py/.pyc/data of the stock zip, nothing new.
+    assert {n[:-1] if n.endswith(".pyc") else n for n in names} <= set(
+        zipfile.ZipFile(STOCK).namelist())
+    # The ones that matter for the site are there and precompiled.
+    for mod in ("json/__init__.py", "dataclasses.py", "secrets.py", "asyncio/__init__.py",
+                "_pyodide/_base.py", "pyodide/ffi/__init__.py", "html/__init__.py",
+                "encodings/cp437.py", "encodings/utf_8.py"):
+        assert mod + "c" in names, mod
+    for kept in runtime.KEEP:
+        assert kept in names or kept + "c" in names, kept
+    assert report["bytes"] < STOCK.stat().st_size, "the precompiled zip should not be larger"
+
+
+def test_hot_modules_are_the_boot_and_pygames_closure(built):
+    _, report = built
+    hot = set(report["hot"])
+    # Pyodide's own boot, pygames' imports, PyScript's extra (BROWSER_EXTRA).
+    for mod in ("_pyodide._base", "asyncio", "json", "dataclasses", "secrets", "hashlib",
+                "random", "html", "encodings.cp437", *runtime.app_stdlib_imports()):
+        assert mod in hot, mod
+    assert "argparse" not in hot, "pygames.cli should not make argparse hot"
+    assert not report["kept_hot"], f"hot modules matched by DROP: {report['kept_hot']}"
+
+
+def _pyodide_magic() -> str:
+    code = (
+        "const {loadPyodide} = await import(process.argv[1]);"
+        "const py = await loadPyodide({indexURL: process.argv[2]});"
+        "console.log(py.runPython('import importlib.util; importlib.util.MAGIC_NUMBER.hex()'));"
+    )
+    src = runtime.PYODIDE_SRC
+    proc = subprocess.run(["node", "--input-type=module", "-e", code,
+                           (src / "pyodide.mjs").as_uri(), str(src) + "/"],
+                          capture_output=True, text=True, timeout=300, check=True)
+    return proc.stdout.strip().splitlines()[-1]
+
+
+def test_bytecode_matches_pyodides_python_and_is_unchecked_hash(built):
+    out, report = built
+    magic = _pyodide_magic()
+    assert report["magic"] == magic
+    assert report["version"].startswith("3.14")
+    with zipfile.ZipFile(out) as zf:
+        pycs = [n for n in zf.namelist() if n.endswith(".pyc")]
+        assert len(pycs) == report["pyc"] > 100
+        for name in pycs:
+            head = zf.read(name)[:16]
+            assert head[:4].hex() == magic, name
+            # PEP 552 flags: bit 0 = hash-based, bit 1 = check_source -> 0b01.
+            assert int.from_bytes(head[4:8], "little") == 0b01, name
+
+
+def test_docstrings_stripped_but_code_intact(built):
+    """The pycs carry no docstring (what -OO does) and keep their asserts."""
+    out, _ = built
+    # (Python 3.11 here cannot unmarshal 3.14 code objects: look at the bytes.)
+    with zipfile.ZipFile(out) as zf:
+        data = zf.read("json/__init__.pyc")
+    assert b"JSON (JavaScript Object Notation)" not in data
+    assert b"JSON (JavaScript Object Notation)" in zipfile.ZipFile(STOCK).read("json/__init__.py")
+    assert b"dumps" in data and b"JSONDecodeError" in data
+
+
+def test_build_is_reproducible(built, tmp_path, monkeypatch):
+    """A second run from scratch (empty cache) writes the same bytes."""
+    out, _ = built
+    monkeypatch.setattr(runtime, "CACHE", tmp_path / "cache")
+    again = runtime.precompile(tmp_path / "again.zip")
+    assert again["cached"] is False
+    assert (tmp_path / "again.zip").read_bytes() == out.read_bytes()
+    cached = runtime.precompile(tmp_path / "third.zip")
+    assert cached["cached"] is True
+    assert (tmp_path / "third.zip").read_bytes() == out.read_bytes()
+
+
+def test_without_node_the_stock_zip_stays(tmp_path, monkeypatch, capsys):
+    dst = tmp_path / "vendor"
+    dst.mkdir()
+    shutil.copyfile(STOCK, dst / runtime.STDLIB)
+    monkeypatch.setattr(runtime.shutil, "which", lambda name: None)
+    report = runtime.build_runtime(dst, quiet=True)
+    assert report["mode"] == "stock"
+    assert "stdlib precompile skipped" in capsys.readouterr().err
+    assert (dst / runtime.STDLIB).read_bytes() == STOCK.read_bytes()
+
+
+def test_app_imports_are_found():
+    assert {"asyncio", "json"} <= set(runtime.app_stdlib_imports())  # yams_app.py
+    mods = runtime.package_imports()
+    assert "pygames" in mods and "pygames.yams" in mods
+    assert "pygames.cli" not in mods and "pygames.__main__" not in mods
+    json.dumps(runtime.precompile_args())

@@ -1,0 +1,194 @@
+"""Runtime build step: a faster-booting standard library for Pyodide.
+
+Called by web/build.py after the npm files are copied into ``dist/``::
+
+    from runtime import build_runtime
+    build_runtime(out / "vendor/pyodide")      # replaces python_stdlib.zip there
+
+Why (measured, see e2e/bench_startup.py): the npm ``pyodide`` package ships the
+standard library as ``.py`` source only, and most of a boot went to compiling
+the ~150 modules Pyodide, PyScript and pygames import.  ``precompile.mjs`` runs
+Pyodide's own CPython (3.14, in Node) to
+
+* compile the *hot* modules -- those in ``sys.modules`` after Pyodide's boot
+  and after importing every pygames module, the standard-library modules the
+  web/app/*.py import, and :data:`BROWSER_EXTRA` -- to ``.pyc``, docstrings
+  stripped (bytecode deflates about half as well as source, the docstrings are
+  a sixth of it);
+* keep every other module as ``.py`` source (so they still import, just not
+  precompiled), except the ones in :data:`DROP`, which cannot work in a browser
+  page or are development tools, to pay for the larger ``.pyc``.
+
+The result is cached under ``node_modules/.cache/pygames-runtime/`` keyed by
+its inputs, so a rebuild costs nothing; without Node the stock zip stays and
+the build says so.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+PACKAGE = ROOT / "pygames"
+APP = ROOT / "web" / "app"
+PYODIDE_SRC = ROOT / "node_modules" / "pyodide"
+CACHE = ROOT / "node_modules" / ".cache" / "pygames-runtime"
+SCRIPT = HERE / "precompile.mjs"
+STDLIB = "python_stdlib.zip"
+
+#: Modules a page imports that neither a Node boot nor pygames does: PyScript's
+#: own Python package imports ``html``; unpacking ``files`` zips decodes names
+#: with cp437.  e2e/test_runtime_fast.py checks that the Yams page loads no
+#: standard-library module from source, so a missing name shows up there.
+BROWSER_EXTRA = ("html", "html.entities", "encodings.cp437")
+
+#: Left out of the zip (fnmatch patterns on its names).  Each either needs
+#: what a browser page does not have (processes, sockets, a terminal, a mail
+#: or web server, the expat parser), is a development tool, or is a module
+#: only those import (email: importlib.metadata, urllib.request, http.client).
+#: None is imported by Pyodide, PyScript or pygames; the build keeps any that
+#: becomes hot and says so.  The code-page tables go too, except the Western
+#: ones: they were 270 KB of the 320 KB of ``encodings``.  Together about
+#: 0.55 MB of the stock 2.5 MB zip, which pays for the hot modules' bytecode.
+DROP = (
+    "multiprocessing/*", "concurrent/futures/process.py", "_pyrepl/*", "asyncio/__main__.py",
+    "unittest/*", "xmlrpc/*", "wsgiref/*", "http/*", "socketserver.py", "email/*",
+    "importlib/metadata/*", "urllib/request.py", "urllib/robotparser.py",
+    "xml/*", "plistlib.py", "optparse.py", "_pyio.py",
+    "pdb.py", "bdb.py", "doctest.py", "pydoc.py", "pydoc_data/*", "trace.py",
+    "profile.py", "cProfile.py", "pstats.py", "pickletools.py", "tabnanny.py",
+    "modulefinder.py", "pyclbr.py", "zipapp.py", "compileall.py",
+    "imaplib.py", "smtplib.py", "ftplib.py", "poplib.py", "mailbox.py",
+    "webbrowser.py", "pty.py", "tty.py", "antigravity.py", "this.py",
+    "__hello__.py", "__phello__/*", "idlelib/*", "tkinter/*", "turtle.py",
+    "turtledemo/*", "ensurepip/*", "venv/*", "lib2to3/*", "curses/*",
+    "encodings/cp[0-9]*.py", "encodings/mac_*.py", "encodings/iso8859_*.py",
+    "encodings/koi8_*.py", "encodings/kz1048.py", "encodings/ptcp154.py",
+    "encodings/hp_roman8.py", "encodings/palmos.py", "encodings/tis_620.py",
+)
+#: Exceptions to the code-page patterns above.
+KEEP = ("encodings/cp437.py", "encodings/cp1252.py", "encodings/iso8859_1.py",
+        "encodings/iso8859_15.py")
+
+_STDLIB_NAMES = frozenset(getattr(sys, "stdlib_module_names", ()))
+
+
+def app_stdlib_imports() -> list[str]:
+    """Standard-library modules imported by web/app/*.py (top-level names)."""
+    names: set[str] = set()
+    for path in sorted(APP.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                mods = [node.module]
+            else:
+                continue
+            names.update(m for m in mods if m.split(".")[0] in _STDLIB_NAMES)
+    return sorted(names - {"__future__"})
+
+
+#: pygames modules only the command line imports (argparse would become hot).
+CLI_ONLY = ("__main__", "cli")
+
+
+def package_imports() -> list[str]:
+    """Every module of pygames/ (``pygames.x``) but the command-line ones."""
+    mods = []
+    for p in sorted(PACKAGE.rglob("*.py")):
+        rel = p.relative_to(ROOT).with_suffix("")
+        if "__pycache__" in rel.parts or rel.name in CLI_ONLY:
+            continue
+        parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+        mods.append(".".join(parts))
+    return mods
+
+
+def precompile_args() -> list[str]:
+    args = ["--strip-docstrings", "--path", str(ROOT)]
+    for mod in [*package_imports(), *app_stdlib_imports(), *BROWSER_EXTRA]:
+        args += ["--import", mod]
+    for glob in DROP:
+        args += ["--drop", glob]
+    for glob in KEEP:
+        args += ["--keep", glob]
+    return args
+
+
+def _cache_key(args: list[str]) -> str:
+    h = hashlib.sha256()
+    h.update(json.dumps(args).encode())
+    for path in [PYODIDE_SRC / STDLIB, PYODIDE_SRC / "package.json", SCRIPT,
+                 Path(__file__), *sorted(PACKAGE.rglob("*.py"))]:
+        if "__pycache__" in path.parts:
+            continue
+        h.update(path.as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:20]
+
+
+def precompile(dst: Path, *, quiet: bool = False) -> dict:
+    """Write the precompiled zip to *dst*; returns precompile.mjs's report
+    (plus ``cached``/``seconds``).  Raises RuntimeError without Node."""
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeError("node is not installed")
+    args = precompile_args()
+    key = _cache_key(args)
+    cached_zip, cached_report = CACHE / f"stdlib-{key}.zip", CACHE / f"stdlib-{key}.json"
+    start = time.perf_counter()
+    if cached_zip.is_file() and cached_report.is_file():
+        report = json.loads(cached_report.read_text())
+        report["cached"] = True
+    else:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        tmp = cached_zip.with_suffix(".tmp")
+        proc = subprocess.run([node, str(SCRIPT), str(PYODIDE_SRC), str(tmp), *args],
+                              capture_output=True, text=True, cwd=ROOT, timeout=600)
+        if proc.returncode != 0:
+            raise RuntimeError(f"precompile.mjs failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+        report = json.loads(proc.stdout.strip().splitlines()[-1])
+        tmp.replace(cached_zip)
+        cached_report.write_text(json.dumps(report, indent=1))
+        report["cached"] = False
+        # Keep the cache small: the 3 newest builds (zip + report each).
+        entries = sorted(CACHE.glob("stdlib-*.zip"), key=lambda p: p.stat().st_mtime)
+        for old in entries[:-3]:
+            old.unlink(missing_ok=True)
+            old.with_suffix(".json").unlink(missing_ok=True)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(cached_zip, dst)
+    report["seconds"] = time.perf_counter() - start
+    return report
+
+
+def build_runtime(pyodide_out: Path, *, quiet: bool = False) -> dict:
+    """Replace ``python_stdlib.zip`` in *pyodide_out* (dist/vendor/pyodide) by
+    the precompiled one.  Falls back to the stock zip (and says so) when Node
+    is missing or the step fails, so that a build always yields a working site."""
+    dst = Path(pyodide_out) / STDLIB
+    try:
+        report = precompile(dst, quiet=quiet)
+    except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
+        print(f"build.py: WARNING: stdlib precompile skipped, the site boots the slower stock "
+              f"python_stdlib.zip ({exc})", file=sys.stderr)
+        return {"mode": "stock", "error": str(exc)}
+    report["mode"] = "precompiled"
+    if report.get("kept_hot"):
+        print(f"build.py: note: kept hot modules matched by DROP: {report['kept_hot']}",
+              file=sys.stderr)
+    if not quiet:
+        print(f"  runtime: python_stdlib.zip precompiled by Python {report['version']} "
+              f"({report['pyc']} .pyc, {report['source']} .py, {report['dropped']} left out), "
+              f"{report['bytes']:,d} bytes, {'cached' if report['cached'] else 'built'} "
+              f"in {report['seconds']:.1f} s")
+    return report

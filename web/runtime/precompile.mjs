@@ -1,0 +1,143 @@
+// Build step (run by web/runtime/__init__.py, called from web/build.py):
+// precompile Pyodide's python_stdlib.zip to bytecode with Pyodide's own CPython
+// (the very interpreter that runs it in the browser), so that a boot unmarshals
+// .pyc instead of compiling ~150 standard-library modules from source.
+//
+//   node web/runtime/precompile.mjs <pyodide dir> <out.zip>
+//        [--all] [--strip-docstrings] [--path DIR]... [--import MODULE]... [--drop GLOB]... [--keep GLOB]...
+//
+// Which modules become .pyc: by default the "hot" ones, i.e. every module of the
+// zip that is in sys.modules after Pyodide's own boot and after importing each
+// --import MODULE (with each --path DIR on sys.path, e.g. the repository root
+// for `pygames`).  They replace their .py (zipimport looks for name.pyc where
+// name.py was).  The other modules stay .py source: source deflates about twice
+// as well as bytecode, and they are rarely imported.  --all compiles every .py.
+//
+// --drop GLOB (fnmatch on the names in the zip, e.g. "unittest/*") leaves those
+// files out -- never a hot module: a hot one matched by a GLOB is kept and named
+// in "kept_hot"; --keep GLOB makes exceptions to the --drop patterns.  --strip-docstrings removes docstrings from the compiled code
+// (what python -OO does, but asserts stay): __doc__ is None, as under -OO.
+//
+// The .pyc are "unchecked hash" pycs (PEP 552): nothing compares them with a
+// source file at run time.  Entry order, names, dates and the other files are
+// those of the original zip, so the output is reproducible.
+//
+// Prints one JSON line: {"magic", "version", "py", "pyc", "source", "other",
+// "bytes", "hot": [module names]}.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const argv = process.argv.slice(2);
+const opts = { all: false, strip: false, paths: [], imports: [], drop: [], keep: [] };
+const positional = [];
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === "--all") opts.all = true;
+  else if (a === "--strip-docstrings") opts.strip = true;
+  else if (a === "--drop") opts.drop.push(argv[++i]);
+  else if (a === "--keep") opts.keep.push(argv[++i]);
+  else if (a === "--path") opts.paths.push(path.resolve(argv[++i]));
+  else if (a === "--import") opts.imports.push(argv[++i]);
+  else positional.push(a);
+}
+const [pyodideDir, outZip] = positional;
+if (!pyodideDir || !outZip) {
+  console.error("usage: precompile.mjs <pyodide dir> <out.zip> [--all] [--strip-docstrings] "
+    + "[--path DIR]... [--import MODULE]... [--drop GLOB]... [--keep GLOB]...");
+  process.exit(2);
+}
+
+const indexURL = path.resolve(pyodideDir) + path.sep;
+const { loadPyodide } = await import(pathToFileURL(indexURL + "pyodide.mjs").href);
+const py = await loadPyodide({ indexURL, stdout: () => {}, stderr: (s) => console.error(s) });
+py.FS.writeFile("/tmp/stdlib_in.zip", readFileSync(indexURL + "python_stdlib.zip"));
+// Host directories for --path, read-only use (NODEFS).
+const mounted = opts.paths.map((dir, i) => {
+  const mount = `/mnt/path${i}`;
+  py.FS.mkdirTree(mount);
+  py.FS.mount(py.FS.filesystems.NODEFS, { root: dir }, mount);
+  return mount;
+});
+py.globals.set("OPTS", py.toPy({ ...opts, paths: mounted }));
+const report = py.runPython(`
+# The hot set is read before this script imports anything of its own.
+import importlib, sys
+STDLIB = next(p for p in sys.path if p.endswith(".zip"))
+sys.dont_write_bytecode = True
+sys.path[:0] = OPTS["paths"]
+for name in OPTS["imports"]:
+    importlib.import_module(name)
+
+def zip_name(module):
+    # Frozen modules (os, io, site, ...) carry a __file__ but never read it.
+    if getattr(getattr(module, "__spec__", None), "origin", None) == "frozen":
+        return None
+    f = getattr(module, "__file__", None) or ""
+    return f[len(STDLIB) + 1:] if f.startswith(STDLIB + "/") else None
+
+hot = {n: zip_name(m) for n, m in list(sys.modules.items()) if zip_name(m)}
+hot_files = set(hot.values())
+
+import ast, fnmatch, importlib.util, json, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+from importlib.util import source_hash
+
+
+def strip_docstrings(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                doc = body.pop(0)
+                if not body:
+                    body.append(ast.copy_location(ast.Pass(), doc))
+    return tree
+
+def to_pyc(data, name):
+    source = ast.parse(data, name) if OPTS["strip"] else data
+    if OPTS["strip"]:
+        source = strip_docstrings(source)
+    code = compile(source, name, "exec", dont_inherit=True, optimize=0)
+    return bytes(_code_to_hash_pyc(code, source_hash(data), checked=False))
+
+def dropped(name):
+    return (any(fnmatch.fnmatchcase(name, g) for g in OPTS["drop"])
+            and not any(fnmatch.fnmatchcase(name, g) for g in OPTS["keep"]))
+
+counts = {"py": 0, "pyc": 0, "source": 0, "other": 0, "dropped": 0, "dropped_other": 0, "kept_hot": []}
+with zipfile.ZipFile("/tmp/stdlib_in.zip") as src, \\
+        zipfile.ZipFile("/tmp/stdlib_out.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as dst:
+    for info in src.infolist():
+        data = src.read(info)
+        name = info.filename
+        if name.endswith(".py"):
+            counts["py"] += 1
+        if dropped(name):
+            if name not in hot_files:
+                counts["dropped" if name.endswith(".py") else "dropped_other"] += 1
+                continue
+            counts["kept_hot"].append(name)
+        if name.endswith(".py") and (OPTS["all"] or name in hot_files):
+            data = to_pyc(data, name)
+            name += "c"
+            counts["pyc"] += 1
+        elif name.endswith(".py"):
+            counts["source"] += 1
+        elif not name.endswith("/"):
+            counts["other"] += 1
+        out = zipfile.ZipInfo(name, date_time=info.date_time)
+        out.compress_type = zipfile.ZIP_STORED if name.endswith("/") else zipfile.ZIP_DEFLATED
+        out.external_attr = info.external_attr
+        dst.writestr(out, data)
+counts["magic"] = importlib.util.MAGIC_NUMBER.hex()
+counts["version"] = sys.version.split()[0]
+counts["hot"] = sorted(hot)
+json.dumps(counts)
+`);
+const out = py.FS.readFile("/tmp/stdlib_out.zip");
+writeFileSync(outZip, out);
+const parsed = JSON.parse(report);
+parsed.bytes = out.length;
+console.log(JSON.stringify(parsed));

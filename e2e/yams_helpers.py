@@ -53,12 +53,25 @@ def page_url(site_url: str, *, seed=None, pace=0, fresh=False, game=None) -> str
 
 
 def wait_ready(page) -> None:
-    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+    try:
+        page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+    except Exception as err:  # say where the page was stuck
+        state = page.evaluate("""() => ({url: location.href, readyState: document.readyState,
+            loading: document.getElementById('loading-text')?.textContent,
+            error: document.getElementById('error')?.hidden ? null
+                   : document.getElementById('error-text')?.textContent,
+            sw: !!(navigator.serviceWorker && navigator.serviceWorker.controller)})""")
+        bad = getattr(page, "_yams_bad_responses", [])
+        raise AssertionError(f"the Yams page never became ready: {state}; "
+                             f"HTTP errors: {bad or 'none'}") from err
 
 
 def open_yams(page, site_url: str, **params) -> None:
     """Open the Yams page (no dice animation) and wait until Python is ready."""
     page.emulate_media(reduced_motion="reduce")
+    if not hasattr(page, "_yams_bad_responses"):  # for wait_ready's diagnosis
+        page._yams_bad_responses = bad = []
+        page.on("response", lambda r: bad.append((r.status, r.url)) if r.status >= 400 else None)
     page.goto(page_url(site_url, **params))
     wait_ready(page)
 

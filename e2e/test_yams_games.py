@@ -145,10 +145,6 @@ def test_human_against_computer_yams_boite(page, site_url, request_log, screensh
     assert view.head == ["Alice", "Robot"] and "Tour 1/13" in view.turn_info and view.rolls == 0
 
 
-@pytest.mark.xfail(strict=True, reason="bug: on phones (<860px) the sheet's sticky column headers "
-                   "(web/css/style.css `.sheet thead th {position: sticky; top: 0}`) slide under the "
-                   "sticky dice panel (`.play {position: sticky; top: 0; z-index: 5}`), so once the "
-                   "sheet is scrolled no column says whose it is")
 def test_mobile_sheet_headers_stay_visible_when_scrolled(page, site_url, request_log, screenshot):
     page.set_viewport_size(MOBILE)
     open_yams(page, site_url, seed="e2e-scroll", pace=0)

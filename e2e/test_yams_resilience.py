@@ -122,7 +122,7 @@ def test_corrupt_save_shows_a_notice_and_a_new_game_starts(page, site_url, reque
         assert notice.is_visible(), text
         message = notice.text_content()
         assert "n'a pas pu être reprise" in message and expected in message, (text, message)
-        if text != GARBAGE:  # see the xfail test below for that one
+        if text != GARBAGE:  # the garbage notice has its own test below
             assert not re.search(PYTHON_TEXT, message), message
         assert page.evaluate("k => localStorage.getItem(k)", STORE_KEY) is None
         assert page.locator("#start").is_enabled()
@@ -144,8 +144,6 @@ def test_corrupt_save_shows_a_notice_and_a_new_game_starts(page, site_url, reque
     assert read_view(page).held == set()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: web/app/yams_app.py YamsPage.start() puts str(err) of "
-                   "json.JSONDecodeError (English, with line/column) in the French notice")
 def test_garbage_save_notice_is_readable_french(page, site_url, request_log):
     open_yams(page, site_url, pace=0)
     _set_save(page, GARBAGE)
@@ -262,8 +260,6 @@ def test_rules_dialog_shows_the_chosen_ruleset_only(page, site_url, request_log)
     _close_rules(page)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: before a game starts, the rules dialog shows every "
-                   "ruleset and both variants of each option (e.g. 'plain' true and false)")
 def test_rules_dialog_on_setup_screen_follows_the_selected_ruleset(page, site_url, request_log):
     open_yams(page, site_url, pace=0, fresh=True)
     page.check('input[name=ruleset][value="yahtzee"]')

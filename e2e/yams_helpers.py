@@ -83,10 +83,16 @@ def reload_yams(page) -> None:
 
 
 def screen(page) -> str:
-    """The one visible screen, e.g. 'setup' (fails if none or several are shown)."""
+    """The one visible screen, e.g. 'setup' (fails if none or several are shown).
+
+    At the end the final sheet stays visible under the ranking: that is the 'end' screen."""
     shown = page.evaluate(
         "ids => ids.filter(id => !document.getElementById(id).hidden)", list(SCREENS)
     )
+    if shown == ["table", "end"] and page.evaluate(
+        "document.getElementById('table').classList.contains('finished')"
+    ):
+        shown = ["end"]
     assert len(shown) == 1, f"screens shown: {shown}"
     return shown[0]
 

@@ -69,9 +69,10 @@ class YamsPage:
                 return
             except (ValueError, BadRecord) as err:
                 storage.remove(self.store_key)
+                why = str(err) if isinstance(err, GameError) else "sauvegarde illisible"
                 self.show_setup(
-                    "La partie enregistrée n'a pas pu être reprise "
-                    f"({err}). Une nouvelle partie vous attend."
+                    f"La partie enregistrée n'a pas pu être reprise ({why}). "
+                    "Une nouvelle partie vous attend."
                 )
                 return
         self.show_setup()
@@ -84,6 +85,9 @@ class YamsPage:
         if isinstance(held, list) and state.dice and 0 < state.rolls < 3:
             self.held = {p for p in held if isinstance(p, int) and 0 <= p < 5}
         self.show_table()
+        if state.is_terminal():
+            self.show_end()
+            return
         self._announce("Partie reprise.")
         self._schedule_bots()
 
@@ -99,7 +103,7 @@ class YamsPage:
             i: bot_for(match.game, p.seat) for i, p in enumerate(match.players) if p.is_computer
         }
         self._build_sheet()
-        self._update_rules_panel()
+        self._update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id  # read by js/embed-dialog.js
 
     def _bind(self):
@@ -112,6 +116,7 @@ class YamsPage:
         on(by_id("again"), "click", lambda e: self._again())
         on(by_id("to-setup"), "click", lambda e: self.show_setup())
         on(by_id("quit"), "click", self._on_quit)
+        on(window, "resize", lambda e: self._measure_play())
         for i in range(5):
             die = el("button", None, "die", type="button", data_die=i, data_face=0)
             die.appendChild(el("span", str(i + 1), "num", aria_hidden="true"))
@@ -124,6 +129,7 @@ class YamsPage:
         for section in ("loading", "setup", "table", "end", "error"):
             show(by_id(section), section == name)
         show(by_id("quit"), name == "table")
+        by_id("table").classList.remove("finished")
 
     def show_setup(self, notice=None):
         if self.embed and self.embed.players:
@@ -162,6 +168,11 @@ class YamsPage:
         else:
             title.textContent = f"{winners} gagne !"
         self._screen("end")
+        # The final sheet stays in view under the ranking.
+        end, table = by_id("end"), by_id("table")
+        table.parentNode.insertBefore(end, table)
+        table.classList.add("finished")
+        show(table, True)
         self._announce(title.textContent)
         by_id("again").focus()
 
@@ -229,11 +240,22 @@ class YamsPage:
             else:
                 check = el("input", None, type="checkbox", data_option=opt.id)
                 check.checked = bool(values.get(opt.id, opt.default))
+                on(check, "change", lambda e: self._update_rules_panel(*self._setup_choice()))
                 label.appendChild(check)
                 label.appendChild(el("span", opt.label))
             box.appendChild(label)
         if not game.options:
             box.appendChild(el("p", "Aucune option pour cette règle.", "empty"))
+        self._update_rules_panel(*self._setup_choice())
+
+    def _setup_choice(self):
+        """The ruleset and options chosen on the setup screen."""
+        game = self._chosen_game()
+        options = {}
+        for node in by_id("option-choices").querySelectorAll("[data-option]"):
+            opt = next(o for o in game.options if o.id == node.dataset.option)
+            options[opt.id] = node.checked if not opt.choices else type(opt.default)(node.value)
+        return game, options
 
     def _add_player_row(self, name=None, seat="human"):
         if len(self.setup_rows) >= MAX_PLAYERS:
@@ -273,11 +295,7 @@ class YamsPage:
 
     def _on_setup_submit(self, event):
         event.preventDefault()
-        game = self._chosen_game()
-        options = {}
-        for node in by_id("option-choices").querySelectorAll("[data-option]"):
-            opt = next(o for o in game.options if o.id == node.dataset.option)
-            options[opt.id] = node.checked if not opt.choices else type(opt.default)(node.value)
+        game, options = self._setup_choice()
         try:
             players = [
                 Player(name.value.strip() or f"Joueur {i + 1}", seat.value)
@@ -633,6 +651,12 @@ class YamsPage:
         info.appendChild(el("span", match.players[current].name, "who"))
         info.appendChild(el("span", f" · lancer {state.rolls}/3"))
         self._hint(self._advice(human))
+        self._measure_play()
+
+    def _measure_play(self):
+        # On phones the dice panel is sticky: the sheet's column names stick just below it.
+        height = by_id("table").querySelector(".play").offsetHeight
+        document.documentElement.style.setProperty("--play-h", f"{height}px")
 
     @staticmethod
     def _upper_open(sheet):
@@ -677,8 +701,7 @@ class YamsPage:
                 f"{name}, lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice)) + "."
             )
 
-    def _update_rules_panel(self):
-        game, options = self.match.game, self.match.options
+    def _update_rules_panel(self, game, options):
         for section in document.querySelectorAll("#rules [data-ruleset]"):
             show(section, section.dataset.ruleset == game.id)
         for node in document.querySelectorAll("#rules [data-option]"):

@@ -86,17 +86,38 @@ def stock_boot(page, site_url: str) -> dict:
     return {"ms": out["nav_ready_ms"], "loadPyodide": out["load_ms"] - out["import_ms"]}
 
 
+#: Stage clocks of a page (ms from navigation start), recorded by an init script.
+STAGE_INIT = """
+window.__benchStages = {};
+addEventListener('py:progress', (e) => { window.__benchStages[e.detail] = performance.now(); });
+document.addEventListener('py:ready', () => { window.__benchStages['py:ready'] = performance.now(); }, true);
+"""
+#: (label, key in __benchStages) in boot order; "interpreter" = Pyodide up.
+STAGES = (("runtime fetched", None), ("interpreter up", "Loaded interpreter"),
+          ("files unpacked", "Loaded files"), ("py:ready", "py:ready"))
+
+
 def yams_page(page, site_url: str, path: str = YAMS) -> dict:
     page.set_default_timeout(120_000)
     page.goto(site_url + path)
     page.wait_for_function(READY, timeout=120_000)
     ms = page.evaluate("window.pygamesReadyAt ?? performance.now()")
-    stages = page.evaluate("window.pygamesBootStages || {}")
-    return {"ms": ms, **{k: v for k, v in stages.items() if isinstance(v, (int, float))}}
+    st = page.evaluate("window.__benchStages || {}")
+    boot = page.evaluate("window.pygamesBoot || {stages: {}}")
+    out = {"ms": ms, "snapshot": 1 if boot.get("mode") == "snapshot" else 0,
+           "fcp": page.evaluate("(performance.getEntriesByName('first-contentful-paint')[0]"
+                                " || {}).startTime || 0")}
+    if "fetched" in boot["stages"]:
+        out["runtime fetched"] = boot["stages"]["fetched"]
+    for label, key in STAGES[1:]:
+        if key in st:
+            out[label] = st[key]
+    return out
 
 
 def in_new_context(browser, fn, site_url):
     context = browser.new_context()
+    context.add_init_script(STAGE_INIT)
     log = siteharness.RequestLog().attach(context)
     try:
         return fn(context.new_page(), site_url)
@@ -134,6 +155,7 @@ class OfflineRunner:
 
     def __init__(self, browser, site_url: str):
         self.context = browser.new_context()
+        self.context.add_init_script(STAGE_INIT)
         self.log = siteharness.RequestLog().attach(self.context)
         page = self.context.new_page()
         page.goto(site_url + YAMS)
@@ -220,6 +242,7 @@ def run(rounds: int) -> dict:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(**siteharness.chromium_launch_kwargs())
             warm = browser.new_context()
+            warm.add_init_script(STAGE_INIT)
             warm_log = siteharness.RequestLog().attach(warm)
             offline = OfflineRunner(browser, site_url) if has_sw else None
 
@@ -270,7 +293,11 @@ def report(res: dict) -> None:
         for k in runs[0]:
             if k != "ms" and all(k in r for r in runs):
                 extra[k] = statistics.median(r[k] for r in runs)
-        details = ", ".join(f"{k} {v:.0f}" for k, v in extra.items())
+        if "snapshot" in extra:
+            extra.pop("snapshot")
+            restored = sum(r["snapshot"] for r in runs)
+            extra = {f"restored from snapshot {restored}/{len(runs)}; stages at": None, **extra}
+        details = ", ".join(k if v is None else f"{k} {v:.0f}" for k, v in extra.items())
         all_runs = " ".join(f"{r['ms']:.0f}" for r in runs)
         print(f"  {name:<13} {med[name]:7.0f}   runs: {all_runs}"
               + (f"   ({details})" if details else ""))

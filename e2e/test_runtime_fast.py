@@ -83,3 +83,96 @@ def test_yams_page_loads_no_stdlib_module_from_source(page, hooked_site, request
     a, b = page.evaluate("""() => window.__e2ePy.runPython(
         "import secrets, os; [secrets.token_hex(16), os.urandom(16).hex()]").toJs()""")
     assert a != b and len(a) == len(b) == 32
+
+
+# -- memory snapshot (web/runtime/snapshot.mjs + web/js/pyodide-fast.mjs) ---------------------
+def _runtime_manifest(dist_dir):
+    return json.loads((dist_dir / "vendor/pyodide/runtime.json").read_text())
+
+
+def test_runtime_manifest_names_the_snapshot_of_this_zip(dist_dir):
+    import hashlib
+    manifest = _runtime_manifest(dist_dir)
+    zip_bytes = (dist_dir / "vendor/pyodide/python_stdlib.zip").read_bytes()
+    assert manifest["stdlib_sha256"] == hashlib.sha256(zip_bytes).hexdigest()
+    assert manifest["snapshot"], "the build made no snapshot"
+    snap = dist_dir / "vendor/pyodide" / manifest["snapshot"]
+    assert snap.read_bytes()[:2] == b"\x1f\x8b" and 2e6 < snap.stat().st_size < 8e6
+    assert json.loads((dist_dir / "pyscript.json").read_text())["interpreter"] == \
+        "./js/pyodide-fast.mjs"
+
+
+def _ready(page, url):
+    page.goto(url)
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=90_000)
+    return page.evaluate("window.pygamesBoot")
+
+
+CACHE_SNAPSHOT = """async (name) => {
+  const url = new URL("vendor/pyodide/" + name, location.href).href;
+  const cache = await caches.open("e2e-runtime");
+  await cache.add(url);
+  return url;
+}"""
+
+DRAWS = """() => window.__e2ePy.runPython(
+  "import random, secrets; [random.random(), secrets.token_hex(8)]").toJs()"""
+
+
+def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir, request_log):
+    """A first visit never downloads the snapshot; once it is in Cache Storage (the
+    service worker puts it there), the next visit restores it: the game works, and the
+    dice/random state are fresh at each restore."""
+    manifest = _runtime_manifest(dist_dir)
+    page = context.new_page()
+    boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
+    assert boot["mode"] == "plain", boot
+    assert not request_log.matching(r"snapshot-.*\.gz"), "a first visit fetched the snapshot"
+    page.evaluate(CACHE_SNAPSHOT, manifest["snapshot"])
+    page.close()
+
+    draws = []
+    for _ in range(2):
+        page = context.new_page()
+        boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
+        assert boot["mode"] == "snapshot", boot
+        assert page.evaluate("typeof window.pygamesReadyAt") == "number"
+        page.click("#start")
+        page.click("#roll")
+        page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
+        draws.append(page.evaluate(DRAWS))
+        loaded = json.loads(page.evaluate("(c) => window.__e2ePy.runPython(c)", LOADED_FROM_ZIP))
+        assert not [n for n, f in loaded.items() if not f.endswith(".pyc")]
+        page.close()
+    (r1, s1), (r2, s2) = draws
+    assert r1 != r2, "random was not reseeded after the snapshot restore"
+    assert s1 != s2
+
+
+def test_snapshot_of_another_zip_is_not_restored(context, dist_dir):
+    """runtime.json naming another zip (a stale cache after a deploy): ordinary boot."""
+    manifest = dict(_runtime_manifest(dist_dir), stdlib_sha256="0" * 64)
+    html = (dist_dir / "yams.html").read_text(encoding="utf-8")
+    server, url = siteharness.start_site({
+        "vendor/pyodide/runtime.json": json.dumps(manifest).encode(),
+        PAGE: html.replace('<script type="module" src="vendor/pyscript/core.js">',
+                           HOOK + '<script type="module" src="vendor/pyscript/core.js">').encode(),
+    })
+    try:
+        page = context.new_page()
+        _ready(page, url + PAGE + "?fresh=1")
+        page.evaluate(CACHE_SNAPSHOT, manifest["snapshot"])
+        page.close()
+        page = context.new_page()
+        boot = _ready(page, url + PAGE + "?fresh=1")
+        assert boot["mode"] == "plain" and "differs" in boot.get("skipped", ""), boot
+    finally:
+        siteharness.stop_site(server)
+
+
+def test_pygames_zip_carries_bytecode_for_startup_modules(dist_dir):
+    with zipfile.ZipFile(dist_dir / "pygames.zip") as zf:
+        names = set(zf.namelist())
+    for mod in ("__init__", "core", "yams"):
+        assert f"pygames/{mod}.py" in names
+        assert f"pygames/__pycache__/{mod}.cpython-314.pyc" in names, mod

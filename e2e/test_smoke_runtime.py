@@ -45,7 +45,12 @@ def test_dist_holds_every_module_and_the_pinned_runtime(dist_dir):
     modules = [p.relative_to(build.ROOT).as_posix() for p in build.package_modules()]
     assert "pygames/__init__.py" in modules
     with zipfile.ZipFile(dist_dir / build.PACKAGE_ZIP) as zf:
-        assert sorted(zf.namelist()) == sorted(modules)
+        names = zf.namelist()
+    assert sorted(n for n in names if n.endswith(".py")) == sorted(modules)
+    # Besides the sources: the start-up modules' bytecode (web/runtime/).
+    pyc = {f"{m.rpartition('/')[0]}/__pycache__/{m.rpartition('/')[2][:-3]}.cpython-314.pyc"
+           for m in modules}
+    assert set(names) - set(modules) <= pyc
     info = json.loads((dist_dir / "build-info.json").read_text())
     assert info["pyodide"]["version"] == "314.0.7"
     assert info["pyscript"]["version"] == "0.7.31"

@@ -148,3 +148,35 @@ def test_app_imports_are_found():
     assert "pygames" in mods and "pygames.yams" in mods
     assert "pygames.cli" not in mods and "pygames.__main__" not in mods
     json.dumps(runtime.precompile_args())
+
+
+def test_build_runtime_writes_snapshot_manifest_and_package_bytecode(tmp_path):
+    """The whole step as web/build.py runs it: precompiled zip, memory snapshot made
+    with that zip (named by its hash in runtime.json), bytecode added to pygames.zip."""
+    import hashlib
+
+    import build  # web/build.py
+
+    out = tmp_path / "vendor"
+    out.mkdir()
+    shutil.copyfile(STOCK, out / runtime.STDLIB)
+    package = build.zip_package(tmp_path)
+    before = set(zipfile.ZipFile(package).namelist())
+    report = runtime.build_runtime(out, package_zip=package, quiet=True)
+    assert report["mode"] == "precompiled"
+    manifest = json.loads((out / runtime.MANIFEST).read_text())
+    digest = hashlib.sha256((out / runtime.STDLIB).read_bytes()).hexdigest()
+    assert manifest["stdlib_sha256"] == digest and manifest["stdlib"] == "precompiled"
+    assert manifest["snapshot"] == f"snapshot-{digest[:16]}.bin.gz"
+    snap = out / manifest["snapshot"]
+    assert snap in report["files"] and out / runtime.MANIFEST in report["files"]
+    import gzip
+    raw = gzip.decompress(snap.read_bytes())
+    assert len(raw) > 16 * 2**20  # the wasm memory
+    assert manifest["snapshot_modules"] > 150
+    after = zipfile.ZipFile(package)
+    added = set(after.namelist()) - before
+    assert "pygames/__pycache__/core.cpython-314.pyc" in added
+    assert "pygames/__pycache__/cli.cpython-314.pyc" not in added  # not imported by the page
+    assert all(after.read(n)[:4].hex() == report["magic"] for n in added)
+    assert before <= set(after.namelist())  # the sources stay (tracebacks)

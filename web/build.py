@@ -15,7 +15,10 @@ What ends up in the output directory:
 * ``vendor/pyodide/``: the files of the ``pyodide`` npm package that a boot
   really requests (checked in headless Chromium, see below), with
   ``python_stdlib.zip`` replaced by the precompiled one of ``web/runtime/``
-  (bytecode for the modules a boot imports; the stock zip if Node is missing);
+  (bytecode for the modules a boot imports; the stock zip if Node is missing),
+  its memory snapshot ``snapshot-*.bin.gz`` and ``runtime.json`` (read by
+  ``js/pyodide-fast.mjs``, the ``interpreter`` of pyscript.json); the
+  start-up modules of ``pygames.zip`` get their ``__pycache__`` bytecode;
 * ``vendor/pyscript/``: ``core.js``, ``core.css`` of ``@pyscript/core`` and
   every chunk reachable from them (relative ``"./x.js"`` references are
   followed automatically, source maps are left out);
@@ -272,7 +275,8 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     files = copy_web(out)
     files.append(zip_package(out))
     files += copy_pyodide(out)
-    runtime.build_runtime(out / PYODIDE_DIR, quiet=quiet)  # precompiled python_stdlib.zip
+    files += runtime.build_runtime(out / PYODIDE_DIR, package_zip=out / PACKAGE_ZIP,
+                                   quiet=quiet)["files"]  # web/runtime/
     files += copy_pyscript(out)
     nojekyll = out / ".nojekyll"
     nojekyll.touch()

@@ -14,6 +14,10 @@ function progress(value, label) {
 
 progress(8, "Téléchargement de Python…");
 
+// Start fetching the Python runtime now rather than when PyScript asks for it (same module
+// instance as PyScript's `interpreter`, see pyscript.json).
+import("./pyodide-fast.mjs").catch(() => {});
+
 // Each large runtime file finishing its download moves the bar.
 const milestones = [
   [/pyodide\.asm\.wasm$/, 55, "Python est téléchargé, préparation…"],
@@ -32,7 +36,10 @@ if ("PerformanceObserver" in window) {
 
 // PyScript reports its own stages.
 const stages = {
+  "Loading runtime": [15, "Téléchargement de Python…"],   // js/pyodide-fast.mjs
   "Loading Pyodide": [20, "Téléchargement de Python…"],
+  "Starting Python": [66, "Démarrage de Python…"],         // ordinary boot
+  "Restoring Python": [66, "Démarrage rapide de Python…"], // from the memory snapshot
   "Loaded Pyodide": [75, "Démarrage de Python…"],
   "Loading files": [80, "Chargement des règles du jeu…"],
   "Loaded files": [92, "Préparation de la partie…"],

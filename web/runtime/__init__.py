@@ -3,7 +3,8 @@
 Called by web/build.py after the npm files are copied into ``dist/``::
 
     from runtime import build_runtime
-    build_runtime(out / "vendor/pyodide")      # replaces python_stdlib.zip there
+    files = build_runtime(out / "vendor/pyodide")["files"]
+    # replaced python_stdlib.zip there, wrote runtime.json and the snapshot
 
 Why (measured, see e2e/bench_startup.py): the npm ``pyodide`` package ships the
 standard library as ``.py`` source only, and most of a boot went to compiling
@@ -19,7 +20,14 @@ Pyodide's own CPython (3.14, in Node) to
   precompiled), except the ones in :data:`DROP`, which cannot work in a browser
   page or are development tools, to pay for the larger ``.pyc``.
 
-The result is cached under ``node_modules/.cache/pygames-runtime/`` keyed by
+Then ``snapshot.mjs`` boots Pyodide in Node on that zip, imports the hot
+modules and saves a memory snapshot (``snapshot-<zip hash>.bin.gz``, ~4.6 MB),
+named in ``runtime.json``.  web/js/pyodide-fast.mjs (PyScript's
+``interpreter``) restores it on visits where the browser already holds it
+(the service worker precaches it after a first visit), checking that the zip
+is the one it was made with.
+
+The results are cached under ``node_modules/.cache/pygames-runtime/`` keyed by
 its inputs, so a rebuild costs nothing; without Node the stock zip stays and
 the build says so.
 """
@@ -42,7 +50,10 @@ APP = ROOT / "web" / "app"
 PYODIDE_SRC = ROOT / "node_modules" / "pyodide"
 CACHE = ROOT / "node_modules" / ".cache" / "pygames-runtime"
 SCRIPT = HERE / "precompile.mjs"
+SNAPSHOT_SCRIPT = HERE / "snapshot.mjs"
 STDLIB = "python_stdlib.zip"
+#: Written next to the zip, read by web/js/pyodide-fast.mjs.
+MANIFEST = "runtime.json"
 
 #: Modules a page imports that neither a Node boot nor pygames does: PyScript's
 #: own Python package imports ``html``; unpacking ``files`` zips decodes names
@@ -81,40 +92,35 @@ KEEP = ("encodings/cp437.py", "encodings/cp1252.py", "encodings/iso8859_1.py",
 _STDLIB_NAMES = frozenset(getattr(sys, "stdlib_module_names", ()))
 
 
-def app_stdlib_imports() -> list[str]:
-    """Standard-library modules imported by web/app/*.py (top-level names)."""
+def _app_imports() -> set[str]:
     names: set[str] = set()
     for path in sorted(APP.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                mods = [a.name for a in node.names]
+                names.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                mods = [node.module]
-            else:
-                continue
-            names.update(m for m in mods if m.split(".")[0] in _STDLIB_NAMES)
-    return sorted(names - {"__future__"})
+                names.add(node.module)
+    return names
 
 
-#: pygames modules only the command line imports (argparse would become hot).
-CLI_ONLY = ("__main__", "cli")
+def app_stdlib_imports() -> list[str]:
+    """Standard-library modules imported by web/app/*.py."""
+    return sorted(m for m in _app_imports() - {"__future__"}
+                  if m.split(".")[0] in _STDLIB_NAMES)
 
 
 def package_imports() -> list[str]:
-    """Every module of pygames/ (``pygames.x``) but the command-line ones."""
-    mods = []
-    for p in sorted(PACKAGE.rglob("*.py")):
-        rel = p.relative_to(ROOT).with_suffix("")
-        if "__pycache__" in rel.parts or rel.name in CLI_ONLY:
-            continue
-        parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
-        mods.append(".".join(parts))
-    return mods
+    """The pygames modules web/app/*.py import (``pygames``, ``pygames.yams``...):
+    with what they import in turn, these are precompiled in pygames.zip."""
+    mods = sorted(m for m in _app_imports() if m.split(".")[0] == PACKAGE.name)
+    return mods or [PACKAGE.name]
 
 
-def precompile_args() -> list[str]:
+def precompile_args(package_zip: tuple[Path, Path] | None = None) -> list[str]:
     args = ["--strip-docstrings", "--path", str(ROOT)]
+    if package_zip:
+        args += ["--package-zip", str(package_zip[0]), str(package_zip[1])]
     for mod in [*package_imports(), *app_stdlib_imports(), *BROWSER_EXTRA]:
         args += ["--import", mod]
     for glob in DROP:
@@ -124,9 +130,10 @@ def precompile_args() -> list[str]:
     return args
 
 
-def _cache_key(args: list[str]) -> str:
+def _cache_key(args: list[str], extra: bytes = b"") -> str:
     h = hashlib.sha256()
     h.update(json.dumps(args).encode())
+    h.update(extra)
     for path in [PYODIDE_SRC / STDLIB, PYODIDE_SRC / "package.json", SCRIPT,
                  Path(__file__), *sorted(PACKAGE.rglob("*.py"))]:
         if "__pycache__" in path.parts:
@@ -136,17 +143,21 @@ def _cache_key(args: list[str]) -> str:
     return h.hexdigest()[:20]
 
 
-def precompile(dst: Path, *, quiet: bool = False) -> dict:
+def precompile(dst: Path, *, package_zip: Path | None = None, quiet: bool = False) -> dict:
     """Write the precompiled zip to *dst*; returns precompile.mjs's report
-    (plus ``cached``/``seconds``).  Raises RuntimeError without Node."""
+    (plus ``cached``/``seconds``).  With *package_zip* (dist/pygames.zip), add
+    the bytecode of its start-up modules to it, in place.  Raises RuntimeError
+    without Node."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("node is not installed")
-    args = precompile_args()
-    key = _cache_key(args)
+    key = _cache_key(precompile_args(), package_zip.read_bytes() if package_zip else b"")
     cached_zip, cached_report = CACHE / f"stdlib-{key}.zip", CACHE / f"stdlib-{key}.json"
+    cached_pkg = CACHE / f"package-{key}.zip"
+    args = precompile_args((package_zip, cached_pkg.with_suffix(".tmp")) if package_zip else None)
     start = time.perf_counter()
-    if cached_zip.is_file() and cached_report.is_file():
+    if cached_zip.is_file() and cached_report.is_file() and (
+            cached_pkg.is_file() or not package_zip):
         report = json.loads(cached_report.read_text())
         report["cached"] = True
     else:
@@ -158,6 +169,8 @@ def precompile(dst: Path, *, quiet: bool = False) -> dict:
             raise RuntimeError(f"precompile.mjs failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
         report = json.loads(proc.stdout.strip().splitlines()[-1])
         tmp.replace(cached_zip)
+        if package_zip:
+            cached_pkg.with_suffix(".tmp").replace(cached_pkg)
         cached_report.write_text(json.dumps(report, indent=1))
         report["cached"] = False
         # Keep the cache small: the 3 newest builds (zip + report each).
@@ -165,30 +178,98 @@ def precompile(dst: Path, *, quiet: bool = False) -> dict:
         for old in entries[:-3]:
             old.unlink(missing_ok=True)
             old.with_suffix(".json").unlink(missing_ok=True)
+            (CACHE / old.name.replace("stdlib-", "package-")).unlink(missing_ok=True)
+    if package_zip:
+        shutil.copyfile(cached_pkg, package_zip)
     dst.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(cached_zip, dst)
     report["seconds"] = time.perf_counter() - start
     return report
 
 
-def build_runtime(pyodide_out: Path, *, quiet: bool = False) -> dict:
+def snapshot(stdlib_zip: Path, hot: list[str], out_dir: Path) -> dict:
+    """Make the memory snapshot for *stdlib_zip* into *out_dir* (cached like
+    the zip); returns snapshot.mjs's report plus ``name`` and ``seconds``."""
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeError("node is not installed")
+    start = time.perf_counter()
+    h = hashlib.sha256(stdlib_zip.read_bytes())
+    for path in (SNAPSHOT_SCRIPT, PYODIDE_SRC / "pyodide.asm.wasm", PYODIDE_SRC / "package.json"):
+        h.update(path.read_bytes())
+    h.update(json.dumps(hot).encode())
+    key = h.hexdigest()[:20]
+    cached, cached_report = CACHE / f"snapshot-{key}.gz", CACHE / f"snapshot-{key}.json"
+    if cached.is_file() and cached_report.is_file():
+        report = json.loads(cached_report.read_text())
+        report["cached"] = True
+    else:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(".tmp")
+        args = [node, str(SNAPSHOT_SCRIPT), str(PYODIDE_SRC), str(stdlib_zip), str(tmp)]
+        for mod in hot:
+            args += ["--import", mod]
+        proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=600)
+        if proc.returncode != 0:
+            raise RuntimeError(f"snapshot.mjs failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+        report = json.loads(proc.stdout.strip().splitlines()[-1])
+        tmp.replace(cached)
+        cached_report.write_text(json.dumps(report, indent=1))
+        report["cached"] = False
+        entries = sorted(CACHE.glob("snapshot-*.gz"), key=lambda p: p.stat().st_mtime)
+        for old in entries[:-2]:
+            old.unlink(missing_ok=True)
+            old.with_suffix(".json").unlink(missing_ok=True)
+    # The name carries the zip's hash: a new build never reuses a cached old one.
+    report["name"] = f"snapshot-{report['stdlib_sha256'][:16]}.bin.gz"
+    shutil.copyfile(cached, out_dir / report["name"])
+    report["seconds"] = time.perf_counter() - start
+    return report
+
+
+def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: bool = False,
+                  make_snapshot: bool = True) -> dict:
     """Replace ``python_stdlib.zip`` in *pyodide_out* (dist/vendor/pyodide) by
-    the precompiled one.  Falls back to the stock zip (and says so) when Node
-    is missing or the step fails, so that a build always yields a working site."""
-    dst = Path(pyodide_out) / STDLIB
+    the precompiled one, add the memory snapshot made with it and write
+    ``runtime.json`` (``{"stdlib_sha256", "snapshot": file name or null, ...}``).
+    Falls back to the stock zip and no snapshot (and says so) when Node is
+    missing or a step fails, so that a build always yields a working site."""
+    pyodide_out = Path(pyodide_out)
+    dst = pyodide_out / STDLIB
+    manifest: dict = {"stdlib": "stock", "snapshot": None}
+    report: dict = {"mode": "stock"}
     try:
-        report = precompile(dst, quiet=quiet)
+        report = precompile(dst, package_zip=package_zip, quiet=quiet)
+        report["mode"] = manifest["stdlib"] = "precompiled"
     except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
         print(f"build.py: WARNING: stdlib precompile skipped, the site boots the slower stock "
               f"python_stdlib.zip ({exc})", file=sys.stderr)
-        return {"mode": "stock", "error": str(exc)}
-    report["mode"] = "precompiled"
+        report["error"] = str(exc)
     if report.get("kept_hot"):
         print(f"build.py: note: kept hot modules matched by DROP: {report['kept_hot']}",
               file=sys.stderr)
-    if not quiet:
+    if not quiet and report["mode"] == "precompiled":
         print(f"  runtime: python_stdlib.zip precompiled by Python {report['version']} "
               f"({report['pyc']} .pyc, {report['source']} .py, {report['dropped']} left out), "
               f"{report['bytes']:,d} bytes, {'cached' if report['cached'] else 'built'} "
-              f"in {report['seconds']:.1f} s")
+              f"in {report['seconds']:.1f} s"
+              + (f"; {report['package_pyc']} .pyc added to {package_zip.name}"
+                 if package_zip else ""))
+    manifest["stdlib_sha256"] = hashlib.sha256(dst.read_bytes()).hexdigest()
+    if make_snapshot and report["mode"] == "precompiled":
+        try:
+            snap = snapshot(dst, report["hot"], pyodide_out)
+            manifest["snapshot"] = snap["name"]
+            manifest["snapshot_modules"] = snap["modules"]
+            report["snapshot"] = snap
+            if not quiet:
+                print(f"  runtime: memory snapshot {snap['name']}, {snap['bytes']:,d} bytes "
+                      f"({snap['raw']:,d} uncompressed, {snap['modules']} modules), "
+                      f"{'cached' if snap['cached'] else 'built'} in {snap['seconds']:.1f} s")
+        except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
+            print(f"build.py: WARNING: no memory snapshot, warm visits boot from the precompiled "
+                  f"standard library ({exc})", file=sys.stderr)
+    (pyodide_out / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    report["files"] = [pyodide_out / MANIFEST] + (
+        [pyodide_out / manifest["snapshot"]] if manifest["snapshot"] else [])
     return report

@@ -22,6 +22,12 @@
 // source file at run time.  Entry order, names, dates and the other files are
 // those of the original zip, so the output is reproducible.
 //
+// --package-zip IN OUT: also copy the zip IN (an app package, e.g. pygames.zip,
+// unpacked into the working directory by PyScript) to OUT with, next to each
+// .py that the --import MODULEs loaded, its __pycache__/<name>.cpython-314.pyc
+// (unchecked hash, docstrings kept), so that importing the package at start-up
+// does not compile it either.
+//
 // Prints one JSON line: {"magic", "version", "py", "pyc", "source", "other",
 // "bytes", "hot": [module names]}.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -37,6 +43,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === "--strip-docstrings") opts.strip = true;
   else if (a === "--drop") opts.drop.push(argv[++i]);
   else if (a === "--keep") opts.keep.push(argv[++i]);
+  else if (a === "--package-zip") opts.packageZip = [path.resolve(argv[++i]), path.resolve(argv[++i])];
   else if (a === "--path") opts.paths.push(path.resolve(argv[++i]));
   else if (a === "--import") opts.imports.push(argv[++i]);
   else positional.push(a);
@@ -60,6 +67,7 @@ const mounted = opts.paths.map((dir, i) => {
   return mount;
 });
 py.globals.set("OPTS", py.toPy({ ...opts, paths: mounted }));
+const report_extra = {};
 const report = py.runPython(`
 # The hot set is read before this script imports anything of its own.
 import importlib, sys
@@ -136,8 +144,40 @@ counts["version"] = sys.version.split()[0]
 counts["hot"] = sorted(hot)
 json.dumps(counts)
 `);
+if (opts.packageZip) {
+  py.FS.writeFile("/tmp/pkg_in.zip", readFileSync(opts.packageZip[0]));
+  // Only the package modules the imports above loaded (e.g. not a CLI module).
+  py.globals.set("PKG_HOT", py.runPython(`
+import sys
+{m.__file__[len(p) + 1:] for m in list(sys.modules.values()) for p in OPTS["paths"]
+ if (getattr(m, "__file__", None) or "").startswith(p + "/")}`));
+  const added = py.runPython(`
+import importlib.util, sys, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+from importlib.util import source_hash
+added = 0
+with zipfile.ZipFile("/tmp/pkg_in.zip") as src, \\
+        zipfile.ZipFile("/tmp/pkg_out.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as dst:
+    for info in src.infolist():
+        data = src.read(info)
+        dst.writestr(info, data)
+        if info.filename.endswith(".py") and info.filename in PKG_HOT:
+            code = compile(data, info.filename, "exec", dont_inherit=True)
+            head, _, tail = info.filename.rpartition("/")
+            name = (head + "/" if head else "") + "__pycache__/" + tail[:-3] + "." \\
+                + sys.implementation.cache_tag + ".pyc"
+            out = zipfile.ZipInfo(name, date_time=info.date_time)
+            out.compress_type = zipfile.ZIP_DEFLATED
+            out.external_attr = info.external_attr
+            dst.writestr(out, bytes(_code_to_hash_pyc(code, source_hash(data), checked=False)))
+            added += 1
+added
+`);
+  writeFileSync(opts.packageZip[1], py.FS.readFile("/tmp/pkg_out.zip"));
+  report_extra.package_pyc = added;
+}
 const out = py.FS.readFile("/tmp/stdlib_out.zip");
 writeFileSync(outZip, out);
-const parsed = JSON.parse(report);
+const parsed = { ...JSON.parse(report), ...report_extra };
 parsed.bytes = out.length;
 console.log(JSON.stringify(parsed));

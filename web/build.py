@@ -22,8 +22,11 @@ What ends up in the output directory:
 * ``vendor/pyscript/``: ``core.js``, ``core.css`` of ``@pyscript/core`` and
   every chunk reachable from them (relative ``"./x.js"`` references are
   followed automatically, source maps are left out);
-* ``build-info.json``: versions, the ``--base`` path, and a sha256 of every
-  file, and ``.nojekyll``.
+* ``build-info.json``: versions, the ``--base`` path, a sha256 of every
+  file and ``build``, a short id of the whole build (hash of those), and
+  ``.nojekyll``;
+* ``sw.js``: the service worker that precaches every file above for offline
+  play, written last by ``web/build_sw.mjs`` (workbox-build, from npm).
 
 Nothing at run time is fetched from another host: the page must point PyScript
 at ``vendor/pyodide/pyodide.mjs`` through its config ``interpreter`` key.
@@ -83,6 +86,8 @@ PACKAGE = ROOT / "pygames"
 NODE_MODULES = ROOT / "node_modules"
 PYODIDE_SRC = NODE_MODULES / "pyodide"
 PYSCRIPT_SRC = NODE_MODULES / "@pyscript" / "core" / "dist"
+WORKBOX_SRC = NODE_MODULES / "workbox-build"
+SW_SCRIPT = WEB / "build_sw.mjs"
 
 #: Name of the zip of the Python package, relative to the output directory.
 PACKAGE_ZIP = "pygames.zip"
@@ -91,7 +96,7 @@ PYODIDE_DIR = "vendor/pyodide"
 PYSCRIPT_DIR = "vendor/pyscript"
 
 #: Build tooling that lives in web/ but is not part of the site.
-WEB_EXCLUDED_TOP = {"build.py", "serve.py", "runtime"}
+WEB_EXCLUDED_TOP = {"build.py", "serve.py", "build_sw.mjs", "make_icons.py", "runtime"}
 WEB_EXCLUDED_ANY = {"__pycache__", ".DS_Store"}
 WEB_EXCLUDED_SUFFIXES = {".pyc", ".pyo"}
 
@@ -117,7 +122,8 @@ _ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 
 def ensure_node_modules() -> None:
     """Run ``npm ci`` in the repository root if the vendored runtime is missing."""
-    if (PYODIDE_SRC / "pyodide.mjs").is_file() and (PYSCRIPT_SRC / "core.js").is_file():
+    if ((PYODIDE_SRC / "pyodide.mjs").is_file() and (PYSCRIPT_SRC / "core.js").is_file()
+            and (WORKBOX_SRC / "package.json").is_file()):
         return
     npm = shutil.which("npm")
     if npm is None:
@@ -242,9 +248,23 @@ def write_build_info(out: Path, base: str, files: list[Path]) -> Path:
         "modules": [p.relative_to(ROOT).as_posix() for p in package_modules()],
         "files": {p.relative_to(out).as_posix(): _sha256(p) for p in sorted(files)},
     }
+    listing = "".join(f"{name} {digest}\n" for name, digest in info["files"].items())
+    info["build"] = hashlib.sha256(listing.encode()).hexdigest()[:12]
     dst = out / "build-info.json"
     dst.write_text(json.dumps(info, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return dst
+
+
+def write_service_worker(out: Path) -> tuple[Path, dict]:
+    """Write ``out/sw.js`` (precaching every file now in *out*) with
+    ``web/build_sw.mjs``; call it last, once every other file is written.
+    Returns its path and ``{"count": files, "size": bytes, "seconds": ...}``."""
+    node = shutil.which("node")
+    if node is None:
+        sys.exit("build.py: node is needed to write sw.js (it comes with npm)")
+    done = subprocess.run([node, str(SW_SCRIPT), str(out)], cwd=ROOT, check=True,
+                          stdout=subprocess.PIPE, text=True)
+    return out / "sw.js", json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def _check_out_dir(out: Path) -> None:
@@ -282,6 +302,8 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     nojekyll.touch()
     files.append(nojekyll)
     files.append(write_build_info(out, base, files))
+    sw, precache = write_service_worker(out)
+    files.append(sw)
 
     total = sum(p.stat().st_size for p in files)
     summary = {
@@ -291,6 +313,7 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
         "bytes": total,
         "modules": len(package_modules()),
         "seconds": time.perf_counter() - start,
+        "precache": precache,
     }
     if not quiet:
         groups: dict[str, list[Path]] = {}
@@ -304,6 +327,8 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
         print(f"built {out} (base {base}): {summary['files']} files, {total:,d} bytes total, "
               f"{summary['modules']} pygames modules in {PACKAGE_ZIP}, "
               f"{summary['seconds']:.2f} s")
+        print(f"  sw.js precaches {precache['count']} files, {precache['size']:,d} bytes "
+              f"(written in {precache['seconds']:.2f} s)")
     return summary
 
 

@@ -1,0 +1,377 @@
+"""Offline and installable: the service worker (dist/sw.js, written by web/build_sw.mjs with
+workbox-build), its registration and update banner (web/js/register-sw.js) and the web app
+manifest, in real Chromium.
+
+Each test serves its own copy of dist/ (made once per session: a rebuild of dist/ meanwhile
+cannot break a service worker install) from its own server.  "Offline" = that server stopped
+and the browser context set offline: whatever the page gets then can only come from the
+service worker's cache.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+import build
+import serve
+import siteharness
+
+BOOT_TIMEOUT_MS = 90_000
+DESKTOP = {"width": 1280, "height": 800}
+MOBILE = {"width": 375, "height": 812}
+BANNER_TEXT = "Nouvelle version disponible — recharger"
+
+# JS: the page's service worker registration and how many entries its caches hold (never
+# waits: `navigator.serviceWorker.ready` would hang forever if the install failed).
+SW_STATE_JS = """
+async () => {
+  const reg = await navigator.serviceWorker.getRegistration();
+  const names = await caches.keys();
+  let cached = 0;
+  for (const name of names) cached += (await (await caches.open(name)).keys()).length;
+  const w = reg && reg.active;
+  return {scope: reg && reg.scope, script: w && w.scriptURL, state: w && w.state,
+          installing: !!(reg && reg.installing), names, cached};
+}
+"""
+CACHED_URLS_JS = """
+async () => {
+  const urls = [];
+  for (const name of await caches.keys())
+    for (const req of await (await caches.open(name)).keys()) urls.push(req.url);
+  return urls.sort();
+}
+"""
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def precache_entries(sw_js: str) -> dict[str, str]:
+    """url -> revision, read from the manifest inlined in sw.js."""
+    return dict(re.findall(r'\{url:"([^"]+)",revision:"([0-9a-f]+)"\}', sw_js))
+
+
+def site_files(directory: Path) -> set[str]:
+    return {p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file()}
+
+
+def wait_ready(page) -> None:
+    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+
+
+def reload_and_wait(page) -> None:
+    page.evaluate("delete document.body.dataset.ready")
+    page.reload()
+    wait_ready(page)
+
+
+def wait_sw(page, expected_files: int) -> dict:
+    """Wait until the worker is active and has cached *expected_files* entries."""
+    deadline = time.monotonic() + BOOT_TIMEOUT_MS / 1000
+    while True:
+        info = page.evaluate(SW_STATE_JS)
+        if info["state"] == "activated" and info["cached"] >= expected_files:
+            return info
+        assert time.monotonic() < deadline, f"precache not complete: {info}"
+        page.wait_for_timeout(200)
+
+
+def dice(page) -> list[dict]:
+    return page.evaluate("""() => [...document.querySelectorAll('#dice [data-die]')].map(d => ({
+        face: Number(d.dataset.face), held: d.getAttribute('aria-pressed') === 'true'}))""")
+
+
+def play_one_turn(page) -> None:
+    """Setup with the default single human player, then roll, keep, reroll and score."""
+    if not page.locator("#setup").is_hidden():
+        page.click("#start")
+    page.wait_for_function("!document.getElementById('table').hidden")
+    assert all(d["face"] == 0 for d in dice(page)), "the turn starts with no dice on the table"
+    page.click("#roll")
+    page.wait_for_function(
+        "[...document.querySelectorAll('#dice [data-die]')].every(d => d.dataset.face !== '0')")
+    first = dice(page)
+    page.click('#dice [data-die="0"]')
+    page.wait_for_function("document.querySelector('#dice [data-die=\"0\"]').getAttribute('aria-pressed') === 'true'")
+    page.click("#roll")
+    page.wait_for_function("document.querySelectorAll('#roll-count i.used').length === 2")
+    second = dice(page)
+    assert second[0] == {"face": first[0]["face"], "held": True}, (first, second)
+    box = page.locator("#sheet-body button.box:not([disabled])").first
+    box_id, points = box.get_attribute("data-box"), box.text_content().strip()
+    box.click()
+    # The box is filled with the points it showed, and the next turn starts with no dice.
+    page.wait_for_function(
+        "id => !document.querySelector(`#sheet-body button.box[data-box=\"${id}\"]`)", arg=box_id)
+    page.wait_for_function(
+        "[...document.querySelectorAll('#dice [data-die]')].every(d => d.dataset.face === '0')")
+    saved = json.loads(page.evaluate("localStorage.getItem('pygames:yams:match')"))
+    assert box_id in json.dumps(saved["record"]), "the scored box is in the saved record"
+    assert re.fullmatch(r"\d+", points), points
+
+
+@pytest.fixture(scope="session")
+def site_copy(dist_dir, tmp_path_factory) -> Path:
+    copy = tmp_path_factory.mktemp("offline") / "site"
+    shutil.copytree(dist_dir, copy)
+    return copy
+
+
+def start(directory: Path, prefix: str = "/pygames/"):
+    return serve.start_server(directory, prefix=prefix)
+
+
+@pytest.fixture
+def own_site(site_copy):
+    """The copy of dist/ on its own server (the test may stop it): yields (server, url)."""
+    server, url = start(site_copy)
+    yield server, url
+    try:
+        siteharness.stop_site(server)
+    except OSError:
+        pass
+
+
+# --- the built service worker -------------------------------------------------------------
+
+
+def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
+    sw_js = (dist_dir / "sw.js").read_text()
+    entries = precache_entries(sw_js)
+    # The list is the directory: every file but sw.js itself and the empty .nojekyll.
+    assert set(entries) == site_files(dist_dir) - {"sw.js", ".nojekyll"}
+    for big in ("vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/python_stdlib.zip",
+                "index.html", "yams.html", "manifest.webmanifest", "build-info.json"):
+        assert big in entries
+    # The workbox runtime is inlined: nothing is imported, no other host is named (the one URL
+    # left is a documentation link inside a console warning).
+    assert "importScripts" not in sw_js
+    urls = set(re.findall(r"https?://[^\s\"'`]+", sw_js))
+    assert urls <= {"https://bit.ly/wb-precache"}, urls
+    # No skipWaiting at install: only when the page asks for it.
+    assert sw_js.count("skipWaiting()") == 1
+    assert re.search(r'"SKIP_WAITING"===\w+\.data\.type&&self\.skipWaiting\(\)', sw_js)
+
+
+def test_sw_is_deterministic_and_follows_the_content(dist_dir, tmp_path):
+    copy = tmp_path / "site"
+    shutil.copytree(dist_dir, copy)
+    build.write_service_worker(copy)
+    assert (copy / "sw.js").read_bytes() == (dist_dir / "sw.js").read_bytes()
+    # One changed file: only its revision changes.
+    with (copy / "css/style.css").open("a") as f:
+        f.write("/* changed */\n")
+    build.write_service_worker(copy)
+    before = precache_entries((dist_dir / "sw.js").read_text())
+    after = precache_entries((copy / "sw.js").read_text())
+    assert {u for u in before if before[u] != after[u]} == {"css/style.css"}
+
+
+# --- offline --------------------------------------------------------------------------------
+
+
+def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site_copy, screenshot):
+    server, url = own_site
+    expected = len(precache_entries((site_copy / "sw.js").read_text()))
+    context = browser.new_context(viewport=MOBILE)
+    log = siteharness.RequestLog().attach(context)
+    page = context.new_page()
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(url + "yams.html?seed=11&pace=0&fresh=1")
+    wait_ready(page)
+    info = wait_sw(page, expected)
+    # Sub-path: the worker and its scope are the site's, under /pygames/.
+    assert info["scope"] == url and info["script"] == url + "sw.js"
+    first_visit = len(server.served)
+
+    # Second visit, still online: everything comes from the cache, nothing from the server
+    # (the browser only checks sw.js for an update).
+    server.served.clear()
+    reload_and_wait(page)
+    assert set(server.served) <= {"/sw.js"}, server.served
+
+    # Offline: server stopped and the context offline.
+    siteharness.stop_site(server)
+    context.set_offline(True)
+    log.clear()
+    page.goto(url + "yams.html?seed=12&pace=0")
+    wait_ready(page)
+    assert page.evaluate("!!navigator.serviceWorker.controller")
+    # Pyodide fetched its own runtime files: they came from the precache.
+    loaded = {u.rsplit("/", 1)[-1] for u in log.urls}
+    assert {"pyodide.asm.wasm", "python_stdlib.zip", "pygames.zip"} <= loaded, loaded
+    assert not log.failures, log.failures
+    play_one_turn(page)
+    reload_and_wait(page)  # the saved game comes back, offline too
+    assert page.locator("#table").is_visible()
+    screenshot(page, "offline-after-turn-375")
+    # Home page too, and a second tab offline.
+    page.goto(url)
+    assert page.locator("a.play-link").is_visible()
+    log.assert_all_local()
+    print(f"\nfirst visit: {first_visit} requests to the server; second visit: 0 (+ sw.js check)")
+    context.close()
+
+
+@pytest.mark.parametrize("prefix", ["/", "/a/deeper/sub/"])
+def test_other_sub_paths_install_and_work_offline(browser, site_copy, prefix):
+    server, url = start(site_copy, prefix)
+    expected = len(precache_entries((site_copy / "sw.js").read_text()))
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url)
+        info = wait_sw(page, expected)
+        assert info["scope"] == url
+        cached = page.evaluate(CACHED_URLS_JS)
+        assert cached and all(u.startswith(url) for u in cached)
+        siteharness.stop_site(server)
+        context.set_offline(True)
+        page.reload()
+        assert page.locator("a.play-link").is_visible()
+        page.click("a.play-link")
+        wait_ready(page)
+        assert page.locator("#setup").is_visible() or page.locator("#table").is_visible()
+    finally:
+        context.close()
+        try:
+            siteharness.stop_site(server)
+        except OSError:
+            pass
+
+
+def test_nosw_does_not_register_and_removes_a_worker(browser, own_site):
+    site_url = own_site[1]
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "?nosw")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(500)
+    assert page.evaluate("navigator.serviceWorker.getRegistrations().then(r => r.length)") == 0
+    page.goto(site_url)
+    wait_sw(page, 1)
+    page.goto(site_url + "index.html?nosw")
+    page.wait_for_function("navigator.serviceWorker.getRegistrations().then(r => r.length === 0)")
+    page.wait_for_function("!navigator.serviceWorker.controller")
+    context.close()
+
+
+# --- a new build deployed over an old one -----------------------------------------------------
+
+
+def make_build_b(a: Path, b: Path) -> str:
+    """B = A with one changed file, a new build-info.json and sw.js, as a rebuild would."""
+    shutil.copytree(a, b)
+    with (b / "css/style.css").open("a") as f:
+        f.write("/* build B */\n")
+    (b / "build-info.json").unlink()
+    (b / "sw.js").unlink()
+    files = sorted(p for p in b.rglob("*") if p.is_file())
+    base = json.loads((a / "build-info.json").read_text())["base"]
+    build.write_build_info(b, base, files)
+    build.write_service_worker(b)
+    return json.loads((b / "build-info.json").read_text())["build"]
+
+
+def test_new_build_over_old_one_is_offered_then_runs(browser, site_copy, tmp_path, screenshot):
+    a, b = tmp_path / "a", tmp_path / "b"
+    shutil.copytree(site_copy, a)
+    build_a = json.loads((a / "build-info.json").read_text())["build"]
+    build_b = make_build_b(a, b)
+    assert build_a != build_b
+    served = tmp_path / "served"
+    served.symlink_to(a, target_is_directory=True)
+    server, url = start(served)
+    try:
+        context = browser.new_context(viewport=MOBILE)
+        page = context.new_page()
+        page.emulate_media(reduced_motion="reduce")
+        page.goto(url + "yams.html?seed=5&pace=0&fresh=1")
+        wait_ready(page)
+        wait_sw(page, len(precache_entries((a / "sw.js").read_text())))
+        page.wait_for_function("d => document.documentElement.dataset.build === d", arg=build_a)
+
+        # Deploy B over A (atomic switch of the served directory).
+        tmp_link = tmp_path / "served.new"
+        tmp_link.symlink_to(b, target_is_directory=True)
+        tmp_link.replace(served)
+        server.served.clear()
+        page.goto(url + "yams.html?seed=5&pace=0")
+        wait_ready(page)
+        # The old version still runs, while the new one downloads what changed, then waits.
+        page.wait_for_function("d => document.documentElement.dataset.build === d", arg=build_a)
+        banner = page.get_by_role("status").filter(has_text="Nouvelle version disponible")
+        banner.wait_for(timeout=BOOT_TIMEOUT_MS)
+        assert re.sub(r"\s+", " ", banner.text_content()).strip() == BANNER_TEXT
+        fetched = {p.split("?")[0] for p in server.served}
+        assert {"/sw.js", "/css/style.css", "/build-info.json"} <= fetched
+        assert "/vendor/pyodide/pyodide.asm.wasm" not in fetched, "unchanged files are not downloaded again"
+        play_one_turn(page)  # the old page keeps working with the banner up
+        screenshot(page, "update-banner-375")
+        page.set_viewport_size(DESKTOP)
+        page.evaluate("scrollTo(0, 0)")
+        screenshot(page, "update-banner-1280", full_page=False)
+
+        # Accept: the page reloads into B.
+        page.evaluate("delete document.body.dataset.ready")
+        banner.get_by_role("button", name="recharger").click()
+        page.wait_for_function("d => document.documentElement.dataset.build === d", arg=build_b,
+                               timeout=BOOT_TIMEOUT_MS)
+        wait_ready(page)
+        assert page.locator("#update-banner").count() == 0
+        css = page.evaluate("fetch('css/style.css').then(r => r.text())")
+        assert css.rstrip().endswith("/* build B */")
+        # Old entries are gone: the cache holds exactly B's manifest.
+        entries_b = precache_entries((b / "sw.js").read_text())
+        cached = page.evaluate(CACHED_URLS_JS)
+        assert len(cached) == len(entries_b)
+        assert any(f"__WB_REVISION__={entries_b['css/style.css']}" in u for u in cached)
+        assert page.locator("#table").is_visible(), "the game in progress is resumed"
+        context.close()
+    finally:
+        siteharness.stop_site(server)
+
+
+# --- installable ------------------------------------------------------------------------------
+
+
+def test_manifest_and_installability(browser_type, own_site, site_copy, tmp_path):
+    dist_dir, site_url = site_copy, own_site[1]
+    manifest = json.loads((dist_dir / "manifest.webmanifest").read_text())
+    assert manifest["start_url"] == "./" and manifest["scope"] == "./"
+    assert manifest["display"] == "standalone"
+    assert (manifest["theme_color"], manifest["background_color"]) == ("#185a3c", "#f6f3ec")
+    sizes = {(i["sizes"], i.get("purpose", "any")) for i in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    for icon in manifest["icons"]:
+        data = (dist_dir / icon["src"]).read_bytes()
+        if icon["type"] == "image/png":
+            w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+            assert data[:8] == b"\x89PNG\r\n\x1a\n" and f"{w}x{h}" == icon["sizes"]
+    for page_name in ("index.html", "yams.html"):
+        html = (dist_dir / page_name).read_text()
+        assert '<link rel="manifest" href="manifest.webmanifest">' in html
+        assert '<meta name="theme-color" content="#185a3c">' in html
+        assert '<script type="module" src="js/register-sw.js"></script>' in html
+
+    # Chromium never offers to install from an incognito-like context: a real profile.
+    context = browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), **siteharness.chromium_launch_kwargs())
+    page = context.new_page()
+    page.goto(site_url)
+    wait_sw(page, 1)
+    page.reload()
+    cdp = context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert errors == [], errors
+    got = cdp.send("Page.getAppManifest")
+    assert not got.get("errors"), got.get("errors")
+    assert got["url"] == site_url + "manifest.webmanifest"
+    context.close()

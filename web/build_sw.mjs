@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Writes <out>/sw.js, the service worker of the built site, with workbox-build
+// (pinned in package.json).  Called by web/build.py as its last step:
+//
+//     node web/build_sw.mjs <out-dir>
+//
+// * Precaches EVERY file of <out-dir> (the glob is the list: nothing is kept by
+//   hand), each with the md5 of its content as its revision, large files
+//   included (Pyodide's wasm is ~9.6 MB).  A new build changes the revisions
+//   of the files that changed, hence sw.js, hence the browser installs the new
+//   worker, which downloads only those files.
+// * Cache-first for everything precached; `?seed=...`, `?nosw`, ... are ignored
+//   when matching, so yams.html?seed=7 is served from the cache.
+// * No skipWaiting: the new worker waits until the page asks for it
+//   (postMessage {type: "SKIP_WAITING"}, sent by js/register-sw.js when the
+//   player clicks "recharger"); until then the old version keeps running.
+// * The workbox runtime is bundled into sw.js itself (inlineWorkboxRuntime):
+//   no importScripts, no other host.
+// * Output is deterministic: same dist/ => byte-identical sw.js.
+//
+// Prints one JSON line: {"count": files, "size": bytes, "seconds": ...}.
+
+import { generateSW } from "workbox-build";
+import path from "node:path";
+import process from "node:process";
+
+const out = process.argv[2];
+if (!out) {
+  console.error("usage: node web/build_sw.mjs <out-dir>");
+  process.exit(2);
+}
+const globDirectory = path.resolve(out);
+const started = performance.now();
+
+const { count, size, warnings } = await generateSW({
+  globDirectory,
+  globPatterns: ["**/*"],
+  // .nojekyll is a dot file: glob leaves it out (it is empty and never fetched).
+  globIgnores: ["**/*.map"],
+  swDest: path.join(globDirectory, "sw.js"),
+  maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+  ignoreURLParametersMatching: [/.*/],
+  directoryIndex: "index.html",
+  cleanupOutdatedCaches: true,
+  skipWaiting: false,
+  clientsClaim: false,
+  inlineWorkboxRuntime: true,
+  sourcemap: false,
+  mode: "production",
+  disableDevLogs: true,
+  cacheId: "pygames",
+});
+
+for (const w of warnings) console.error(`build_sw.mjs: warning: ${w}`);
+console.log(JSON.stringify({ count, size, seconds: (performance.now() - started) / 1000 }));

@@ -1,0 +1,108 @@
+// Offline play: registers the service worker (sw.js, written by web/build.py) and offers a new
+// version when one is fully downloaded.  Every page includes it with one line:
+//     <script type="module" src="js/register-sw.js"></script>
+//
+// * The worker precaches the whole site at the first visit and then serves it from the cache.
+// * A new deployment is downloaded in the background while this version keeps running; once it
+//   is complete, a banner offers "Nouvelle version disponible — recharger".  The click tells the
+//   waiting worker to take over (SKIP_WAITING) and the page reloads when it has.
+// * Not registered when the page is opened from file://, or with `?nosw` in the URL: then any
+//   worker installed before for this site is removed as well (and the page reloads once if it
+//   was served by it), so everything comes from the server -- handy while developing.
+// * The first registration waits until the page has started (the game is ready, or the
+//   page's load event), so that the ~20 MB download of the precache does not slow the first game.
+// * <html data-build="..."> tells which build is running (build-info.json's "build").
+
+const SW_URL = new URL("../sw.js", import.meta.url);
+const SCOPE = new URL("../", import.meta.url);
+const sw = navigator.serviceWorker;
+
+function showBuild() {
+  fetch(new URL("../build-info.json", import.meta.url))
+    .then((r) => (r.ok ? r.json() : null))
+    .then((info) => { if (info && info.build) document.documentElement.dataset.build = info.build; })
+    .catch(() => {});
+}
+
+function offerUpdate(worker) {
+  if (document.getElementById("update-banner")) return;
+  const banner = document.createElement("div");
+  banner.id = "update-banner";
+  banner.className = "update-banner";
+  banner.setAttribute("role", "status");
+  const text = document.createElement("span");
+  text.textContent = "Nouvelle version disponible — ";
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = "recharger";
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    worker.postMessage({ type: "SKIP_WAITING" });
+  });
+  banner.append(text, button);
+  // In the flow at the top of the page (after the skip link): it never covers the game.
+  const skip = document.querySelector("body > .skip");
+  if (skip) skip.after(banner); else document.body.prepend(banner);
+}
+
+function pageStarted() {
+  return new Promise((resolve) => {
+    if (document.querySelector('script[type="py"]') && !document.body.dataset.ready) {
+      document.addEventListener("pygames:ready", () => resolve(), { once: true });
+      setTimeout(resolve, 30000); // Python did not start: still make the site available offline
+    } else if (document.readyState === "complete") {
+      resolve();
+    } else {
+      addEventListener("load", () => resolve(), { once: true });
+    }
+  });
+}
+
+async function register() {
+  // Pages that were already served by a worker reload when a new one takes over: the click
+  // in one tab updates every tab (the game is saved after every move).
+  let reloading = false;
+  if (sw.controller) {
+    sw.addEventListener("controllerchange", () => {
+      if (reloading) return;
+      reloading = true;
+      location.reload();
+    });
+  }
+  if (!sw.controller) await pageStarted();
+  const reg = await sw.register(SW_URL, { scope: SCOPE.pathname, updateViaCache: "none" });
+  const watch = (worker) => {
+    if (!worker) return;
+    worker.addEventListener("statechange", () => {
+      if (worker.state === "installed" && sw.controller) offerUpdate(worker);
+    });
+  };
+  if (reg.waiting && sw.controller) offerUpdate(reg.waiting);
+  watch(reg.installing);
+  reg.addEventListener("updatefound", () => watch(reg.installing));
+  // A page left open for hours still hears about a new version: check when it comes back.
+  let checked = Date.now();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && Date.now() - checked > 600000) {
+      checked = Date.now();
+      reg.update().catch(() => {});
+    }
+  });
+}
+
+async function unregister() {
+  const regs = await sw.getRegistrations();
+  const ours = regs.filter((r) => r.scope === SCOPE.href);
+  await Promise.all(ours.map((r) => r.unregister()));
+  if (sw.controller && ours.length && !sessionStorage.getItem("pygames:nosw-reloaded")) {
+    sessionStorage.setItem("pygames:nosw-reloaded", "1");
+    location.reload();
+  }
+}
+
+showBuild();
+
+if (sw && location.protocol !== "file:") {
+  const noSW = new URLSearchParams(location.search).has("nosw");
+  (noSW ? unregister() : register()).catch((err) => console.warn("service worker:", err));
+}

@@ -79,6 +79,9 @@ def test_yams_page_loads_no_stdlib_module_from_source(page, hooked_site, request
     source = sorted(f"{n} ({f})" for n, f in loaded.items() if not f.endswith(".pyc"))
     assert not source, ("the page compiled these standard-library modules from source; add "
                         f"them to web/runtime BROWSER_EXTRA: {source}")
+    # PyScript's package came with its bytecode (vendor/pyodide/pyscript-pyc.zip).
+    assert page.evaluate("""() => window.__e2ePy.runPython(
+        "import os, pyscript.web; os.path.isfile(pyscript.web.__cached__)")""")
     # Fresh entropy for the dice: two draws of secrets differ, and urandom works.
     a, b = page.evaluate("""() => window.__e2ePy.runPython(
         "import secrets, os; [secrets.token_hex(16), os.urandom(16).hex()]").toJs()""")

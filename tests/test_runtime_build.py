@@ -180,3 +180,11 @@ def test_build_runtime_writes_snapshot_manifest_and_package_bytecode(tmp_path):
     assert "pygames/__pycache__/cli.cpython-314.pyc" not in added  # not imported by the page
     assert all(after.read(n)[:4].hex() == report["magic"] for n in added)
     assert before <= set(after.namelist())  # the sources stay (tracebacks)
+    # PyScript's own package, compiled from the sources embedded in its core chunk.
+    assert out / runtime.PYSCRIPT_PYC in report["files"]
+    with zipfile.ZipFile(out / runtime.PYSCRIPT_PYC) as zf:
+        names = zf.namelist()
+        assert "pyscript/__pycache__/__init__.cpython-314.pyc" in names
+        assert "pyscript/__pycache__/web.cpython-314.pyc" in names
+        assert all(zf.read(n)[:4].hex() == report["magic"] for n in names)
+    assert report["pyscript_pyc"] == len(names) >= 10

@@ -27,6 +27,11 @@ named in ``runtime.json``.  web/js/pyodide-fast.mjs (PyScript's
 (the service worker precaches it after a first visit), checking that the zip
 is the one it was made with.
 
+It also compiles PyScript's own Python package (which PyScript writes to
+``./pyscript/`` and imports at every start) into ``pyscript-pyc.zip``, which
+web/pyscript.json unpacks before that, and the start-up modules of
+pygames.zip into their ``__pycache__``.
+
 The results are cached under ``node_modules/.cache/pygames-runtime/`` keyed by
 its inputs, so a rebuild costs nothing; without Node the stock zip stays and
 the build says so.
@@ -41,6 +46,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -48,6 +54,10 @@ ROOT = HERE.parent.parent
 PACKAGE = ROOT / "pygames"
 APP = ROOT / "web" / "app"
 PYODIDE_SRC = ROOT / "node_modules" / "pyodide"
+PYSCRIPT_DIST = ROOT / "node_modules" / "@pyscript" / "core" / "dist"
+#: Bytecode of PyScript's own Python package, next to the zip; unpacked into
+#: the working directory by the ``files`` of web/pyscript.json.
+PYSCRIPT_PYC = "pyscript-pyc.zip"
 CACHE = ROOT / "node_modules" / ".cache" / "pygames-runtime"
 SCRIPT = HERE / "precompile.mjs"
 SNAPSHOT_SCRIPT = HERE / "snapshot.mjs"
@@ -135,6 +145,7 @@ def _cache_key(args: list[str], extra: bytes = b"") -> str:
     h.update(json.dumps(args).encode())
     h.update(extra)
     for path in [PYODIDE_SRC / STDLIB, PYODIDE_SRC / "package.json", SCRIPT,
+                 PYSCRIPT_DIST.parent / "package.json",
                  Path(__file__), *sorted(PACKAGE.rglob("*.py"))]:
         if "__pycache__" in path.parts:
             continue
@@ -154,9 +165,11 @@ def precompile(dst: Path, *, package_zip: Path | None = None, quiet: bool = Fals
     key = _cache_key(precompile_args(), package_zip.read_bytes() if package_zip else b"")
     cached_zip, cached_report = CACHE / f"stdlib-{key}.zip", CACHE / f"stdlib-{key}.json"
     cached_pkg = CACHE / f"package-{key}.zip"
+    cached_pyscript = CACHE / f"pyscript-{key}.zip"
     args = precompile_args((package_zip, cached_pkg.with_suffix(".tmp")) if package_zip else None)
+    args += ["--pyscript-bytecode", str(PYSCRIPT_DIST), str(cached_pyscript.with_suffix(".tmp"))]
     start = time.perf_counter()
-    if cached_zip.is_file() and cached_report.is_file() and (
+    if cached_zip.is_file() and cached_report.is_file() and cached_pyscript.is_file() and (
             cached_pkg.is_file() or not package_zip):
         report = json.loads(cached_report.read_text())
         report["cached"] = True
@@ -171,6 +184,7 @@ def precompile(dst: Path, *, package_zip: Path | None = None, quiet: bool = Fals
         tmp.replace(cached_zip)
         if package_zip:
             cached_pkg.with_suffix(".tmp").replace(cached_pkg)
+        cached_pyscript.with_suffix(".tmp").replace(cached_pyscript)
         cached_report.write_text(json.dumps(report, indent=1))
         report["cached"] = False
         # Keep the cache small: the 3 newest builds (zip + report each).
@@ -179,10 +193,12 @@ def precompile(dst: Path, *, package_zip: Path | None = None, quiet: bool = Fals
             old.unlink(missing_ok=True)
             old.with_suffix(".json").unlink(missing_ok=True)
             (CACHE / old.name.replace("stdlib-", "package-")).unlink(missing_ok=True)
+            (CACHE / old.name.replace("stdlib-", "pyscript-")).unlink(missing_ok=True)
     if package_zip:
         shutil.copyfile(cached_pkg, package_zip)
     dst.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(cached_zip, dst)
+    shutil.copyfile(cached_pyscript, dst.parent / PYSCRIPT_PYC)
     report["seconds"] = time.perf_counter() - start
     return report
 
@@ -254,7 +270,11 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
               f"{report['bytes']:,d} bytes, {'cached' if report['cached'] else 'built'} "
               f"in {report['seconds']:.1f} s"
               + (f"; {report['package_pyc']} .pyc added to {package_zip.name}"
-                 if package_zip else ""))
+                 if package_zip else "")
+              + f"; {report.get('pyscript_pyc', 0)} .pyc of PyScript's package in {PYSCRIPT_PYC}")
+    if not (pyodide_out / PYSCRIPT_PYC).is_file():  # pyscript.json names it: never missing
+        with zipfile.ZipFile(pyodide_out / PYSCRIPT_PYC, "w"):
+            pass
     manifest["stdlib_sha256"] = hashlib.sha256(dst.read_bytes()).hexdigest()
     if make_snapshot and report["mode"] == "precompiled":
         try:
@@ -270,6 +290,6 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
             print(f"build.py: WARNING: no memory snapshot, warm visits boot from the precompiled "
                   f"standard library ({exc})", file=sys.stderr)
     (pyodide_out / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    report["files"] = [pyodide_out / MANIFEST] + (
+    report["files"] = [pyodide_out / MANIFEST, pyodide_out / PYSCRIPT_PYC] + (
         [pyodide_out / manifest["snapshot"]] if manifest["snapshot"] else [])
     return report

@@ -28,9 +28,16 @@
 // (unchecked hash, docstrings kept), so that importing the package at start-up
 // does not compile it either.
 //
+// --pyscript-bytecode DIST OUT: write to the zip OUT the bytecode of PyScript's
+// own Python package (pyscript/__pycache__/*.cpython-314.pyc), compiled from the
+// sources embedded in @pyscript/core's DIST chunks, which PyScript writes to
+// ./pyscript/ and imports at every start; unpacked by the `files` config before
+// that, they spare the compilation.  OUT is always written (empty if the
+// sources are not found: then nothing changes).
+//
 // Prints one JSON line: {"magic", "version", "py", "pyc", "source", "other",
 // "bytes", "hot": [module names]}.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -44,6 +51,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === "--drop") opts.drop.push(argv[++i]);
   else if (a === "--keep") opts.keep.push(argv[++i]);
   else if (a === "--package-zip") opts.packageZip = [path.resolve(argv[++i]), path.resolve(argv[++i])];
+  else if (a === "--pyscript-bytecode") opts.pyscript = [path.resolve(argv[++i]), path.resolve(argv[++i])];
   else if (a === "--path") opts.paths.push(path.resolve(argv[++i]));
   else if (a === "--import") opts.imports.push(argv[++i]);
   else positional.push(a);
@@ -175,6 +183,58 @@ added
 `);
   writeFileSync(opts.packageZip[1], py.FS.readFile("/tmp/pkg_out.zip"));
   report_extra.package_pyc = added;
+}
+// PyScript's Python package, as embedded in its core chunk: {pyscript: {"x.py": "..."}}.
+function pyscriptSources(dir) {
+  const marker = '{pyscript:{"__init__.py":';
+  for (const name of readdirSync(dir).filter((f) => f.endsWith(".js"))) {
+    const text = readFileSync(path.join(dir, name), "utf8");
+    const start = text.indexOf(marker);
+    if (start < 0) continue;
+    let depth = 0, end = start, quote = null;
+    for (; end < text.length; end++) {  // the matching brace, skipping strings
+      const c = text[end];
+      if (quote) {
+        if (c === "\\") end++;
+        else if (c === quote) quote = null;
+      } else if (c === '"' || c === "'" || c === "`") quote = c;
+      else if (c === "{") depth++;
+      else if (c === "}" && --depth === 0) break;
+    }
+    const files = {};
+    const walk = (node, prefix) => {
+      for (const [key, value] of Object.entries(node)) {
+        if (typeof value === "string") files[prefix + key] = value;
+        else walk(value, prefix + key + "/");
+      }
+    };
+    walk(new Function(`return ${text.slice(start, end + 1)}`)(), "");
+    return files;
+  }
+  return {};
+}
+if (opts.pyscript) {
+  const sources = pyscriptSources(opts.pyscript[0]);
+  py.globals.set("PYSCRIPT_SOURCES", py.toPy(sources));
+  report_extra.pyscript_pyc = py.runPython(`
+import sys, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+from importlib.util import source_hash
+with zipfile.ZipFile("/tmp/pyscript_pyc.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as dst:
+    for name, text in sorted(PYSCRIPT_SOURCES.items()):
+        if not name.endswith(".py"):
+            continue
+        data = text.encode("utf-8")
+        code = compile(data, "/home/pyodide/" + name, "exec", dont_inherit=True)
+        head, _, tail = name.rpartition("/")
+        out = zipfile.ZipInfo(f"{head}/__pycache__/{tail[:-3]}.{sys.implementation.cache_tag}.pyc",
+                              date_time=(2020, 1, 1, 0, 0, 0))
+        out.compress_type = zipfile.ZIP_DEFLATED
+        out.external_attr = 0o644 << 16
+        dst.writestr(out, bytes(_code_to_hash_pyc(code, source_hash(data), checked=False)))
+len(dst.namelist())
+`);
+  writeFileSync(opts.pyscript[1], py.FS.readFile("/tmp/pyscript_pyc.zip"));
 }
 const out = py.FS.readFile("/tmp/stdlib_out.zip");
 writeFileSync(outZip, out);

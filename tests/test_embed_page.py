@@ -91,15 +91,24 @@ class _Ids(HTMLParser):
             self.body = attrs
 
 
+def _page(name):
+    """The page as built: include lines filled in (see web/build.py render_page)."""
+    sys.path.insert(0, str(WEB))
+    try:
+        from build import render_page
+    finally:
+        sys.path.remove(str(WEB))
+    return render_page(WEB / name)
+
+
 def _parse(name):
     parser = _Ids()
-    parser.feed((WEB / name).read_text(encoding="utf-8"))
+    parser.feed(_page(name))
     return parser
 
 
 def _rules(name):
-    text = (WEB / name).read_text(encoding="utf-8")
-    return re.search(r'<dialog id="rules".*?</dialog>', text, re.S).group(0)
+    return re.search(r'<dialog id="rules".*?</dialog>', _page(name), re.S).group(0)
 
 
 def test_embed_page_has_every_element_the_app_uses():
@@ -121,7 +130,7 @@ def test_embed_page_rules_are_those_of_the_full_page():
 def test_embed_page_is_next_to_the_pyscript_config():
     """PyScript resolves `interpreter` against the page and `files` against the config: both
     work only while the page sits beside pyscript.json, which ships embed.py."""
-    text = (WEB / "embed-yams.html").read_text(encoding="utf-8")
+    text = _page("embed-yams.html")
     assert 'config="pyscript.json"' in text and 'src="app/yams_app.py"' in text
     files = json.loads((WEB / "pyscript.json").read_text())["files"]
     assert files.get("./app/embed.py") == "./embed.py"

@@ -150,9 +150,32 @@ def copy_web(out: Path) -> list[Path]:
             if rel_dir == Path(".") and name in WEB_EXCLUDED_TOP:
                 continue
             dst = out / rel_dir / name
-            _copy(Path(dirpath) / name, dst)
+            if name.endswith(".html"):
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                dst.write_text(render_page(Path(dirpath) / name), encoding="utf-8")
+            else:
+                _copy(Path(dirpath) / name, dst)
             copied.append(dst)
     return copied
+
+
+_INCLUDE = re.compile(r"<!-- include ([\w.-]+\.html)#([\w-]+) -->")
+
+
+def page_part(page: Path, part: str) -> str:
+    """The lines of `page` between <!-- PART:begin --> and <!-- PART:end -->."""
+    text = page.read_text(encoding="utf-8")
+    begin, end = f"<!-- {part}:begin -->", f"<!-- {part}:end -->"
+    if text.count(begin) != 1 or text.count(end) != 1:
+        raise SystemExit(f"build.py: {page.name} must mark its part '{part}' exactly once")
+    return text[text.index(begin) + len(begin):text.index(end)].strip("\n")
+
+
+def render_page(page: Path) -> str:
+    """A page with its `<!-- include OTHER.html#PART -->` lines replaced by that part of the
+    other page: the embed page shares the game's markup with the full page this way."""
+    text = page.read_text(encoding="utf-8")
+    return _INCLUDE.sub(lambda m: page_part(page.parent / m.group(1), m.group(2)), text)
 
 
 def package_modules() -> list[Path]:

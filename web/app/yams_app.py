@@ -10,22 +10,27 @@ import json
 
 from dom import by_id, clear, el, on, query_params, show, storage
 from embed import EmbedError, parse_embed
-from pyscript import document, window
+from pyscript import document, fetch, window
 
 from pygames import GAMES, BadRecord, DiceSampler, GameError, Match, Player, load_match
 from pygames.bots import bot_for
+from pygames.expert import advise, analyse, load_tables, rules_name
 from pygames.yams import UPPER_IDS, Roll, Score
 
 STORE_KEY = "pygames:yams:match"
 SETUP_KEY = "pygames:yams:setup"
 RULESETS = [g for g in GAMES.values() if g.family == "yams"]
 DEFAULT_PACE_MS = 650
-SEAT_LABELS = {"human": "Humain", "simple": "Ordinateur"}
+SEAT_LABELS = {"human": "Humain", "simple": "Ordinateur (facile)", "expert": "Ordinateur (expert)"}
 MAX_PLAYERS = max(g.max_players for g in RULESETS)
 
 
 def plural(n, word):
     return f"{n} {word}{'s' if abs(n) > 1 else ''}"
+
+
+def points(value):
+    return f"{value:.1f}".replace(".", ",")
 
 
 def place_name(i):
@@ -45,6 +50,8 @@ class YamsPage:
         self.held = set()
         self.bots = {}
         self.generation = 0  # bumps on every new match so old bot loops stop
+        self.tables = {}  # rules name -> the expert's solved tables
+        self.bot_players = {}
         self.cells = {}
         self.cell_cache = {}
         self.dice_nodes = []
@@ -99,9 +106,8 @@ class YamsPage:
         self.match = match
         self.held = set()
         self.last_rolled = ()
-        self.bots = {
-            i: bot_for(match.game, p.seat) for i, p in enumerate(match.players) if p.is_computer
-        }
+        self.bots = {i: p.seat for i, p in enumerate(match.players) if p.is_computer}
+        self.bot_players = {}
         self._build_sheet()
         self._update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id  # read by js/embed-dialog.js
@@ -116,6 +122,9 @@ class YamsPage:
         on(by_id("again"), "click", lambda e: self._again())
         on(by_id("to-setup"), "click", lambda e: self.show_setup())
         on(by_id("quit"), "click", self._on_quit)
+        on(by_id("advise"), "click", self._on_advise)
+        on(by_id("advice"), "click", self._on_advice_click)
+        on(by_id("analyse"), "click", self._on_analyse)
         on(window, "resize", lambda e: self._measure_play())
         for i in range(5):
             die = el("button", None, "die", type="button", data_die=i, data_face=0)
@@ -168,6 +177,8 @@ class YamsPage:
         else:
             title.textContent = f"{winners} gagne !"
         self._screen("end")
+        show(by_id("analysis"), False)
+        by_id("analyse").setAttribute("aria-expanded", "false")
         # The final sheet stays in view under the ranking.
         end, table = by_id("end"), by_id("table")
         table.parentNode.insertBefore(end, table)
@@ -381,6 +392,7 @@ class YamsPage:
         except GameError as err:
             self._hint(str(err))
             return
+        self._close_advice()
         rolled = self.match.state.rerolling
         self.match.advance_chance()
         self.last_rolled = rolled
@@ -419,7 +431,10 @@ class YamsPage:
             await asyncio.sleep(self.pace)
             if generation != self.generation:
                 return
-            action = self.bots[state.current_player()](state)
+            bot = await self._bot(self.bots[state.current_player()])
+            if generation != self.generation:
+                return
+            action = bot(state)
             if isinstance(action, Roll) and action.keep:
                 self.held = set(self._places_of(state.dice, action.keep))
                 self.render()
@@ -428,6 +443,175 @@ class YamsPage:
                     return
                 action = Roll(action.keep, tuple(sorted(self.held)))
             self._play(action, by_bot=True)
+
+    async def _bot(self, seat):
+        """The computer player of a seat; the expert's tables are fetched on first use."""
+        if seat not in self.bot_players:
+            level, tables = seat, None
+            if seat == "expert":
+                try:
+                    tables = await self._tables()
+                except GameError as err:
+                    self._announce(f"{err} L'ordinateur joue en mode facile.")
+                    level = "simple"
+            self.bot_players[seat] = bot_for(self.match.game, level, tables)
+        return self.bot_players[seat]
+
+    async def _tables(self):
+        """The solved tables of this game's rules, fetched once (tables/NAME.bin)."""
+        name = rules_name(self.match.state.rules)
+        if name not in self.tables:
+            self._hint("Chargement des tables de l'expert…")
+            try:
+                response = await fetch(f"tables/{name}.bin")
+                ok = response.ok
+                data = bytes(await response.bytearray()) if ok else b""
+            except Exception:
+                ok = False
+            if not ok:
+                raise GameError("Les tables de l'expert n'ont pas pu être chargées.")
+            self.tables[name] = load_tables(data)
+        return self.tables[name]
+
+    # --- the advisor and the analysis ------------------------------------------------
+
+    def _on_advise(self, event):
+        panel = by_id("advice")
+        if not panel.hidden:
+            self._close_advice()
+            return
+        by_id("advise").setAttribute("aria-expanded", "true")
+        by_id("table").querySelector(".play").classList.add("advising")
+        self._measure_play()
+        show(panel, True)
+        clear(panel)
+        panel.appendChild(el("p", "Le conseiller réfléchit…", "hint"))
+        asyncio.ensure_future(self._show_advice(self.generation, len(self.match.history)))
+
+    def _close_advice(self):
+        show(by_id("advice"), False)
+        by_id("table").querySelector(".play").classList.remove("advising")
+        self._measure_play()
+        by_id("advise").setAttribute("aria-expanded", "false")
+
+    def _describe_choice(self, state, action):
+        if isinstance(action, Score):
+            box = state.rules.boxes[state.rules.index[action.box]]
+            return f"Inscrire {state.potential()[action.box]} en {box.label}"
+        if state.rolls == 0:
+            return "Lancer les dés"
+        if not action.keep:
+            return "Tout relancer"
+        return "Garder " + " ".join(map(str, action.keep))
+
+    async def _show_advice(self, generation, ply):
+        try:
+            tables = await self._tables()
+        except GameError as err:
+            self._fill_advice([el("p", str(err), "hint")])
+            return
+        if generation != self.generation or ply != len(self.match.history):
+            return  # the game moved on meanwhile
+        self._hint(self._advice(self._human_turn()))
+        state = self.match.state
+        choices = advise(state, tables)
+        if not choices:
+            self._close_advice()
+            return
+        best = choices[0][1]
+        nodes = [el("p", f"Score final espéré en jouant au mieux : {points(best)}", "advice-best")]
+        listing = el("ol", None, "advice-list")
+        for action, value in choices[:6]:
+            item = el("li")
+            button = el("button", self._describe_choice(state, action), "choice-button ghost small",
+                        type="button", data_advice=action.notation())
+            item.appendChild(button)
+            gap = best - value
+            item.appendChild(el("span", points(value) + (f" (−{points(gap)})" if gap >= 0.05 else ""), "advice-value"))
+            listing.appendChild(item)
+        nodes.append(listing)
+        if len(choices) > 6:
+            nodes.append(el("p", f"… et {len(choices) - 6} autres choix, moins bons.", "hint"))
+        self._fill_advice(nodes)
+        self._announce("Conseil : " + self._describe_choice(state, choices[0][0]) + ".")
+
+    def _fill_advice(self, nodes):
+        panel = by_id("advice")
+        clear(panel)
+        for node in nodes:
+            panel.appendChild(node)
+
+    def _on_advice_click(self, event):
+        button = event.target.closest("button[data-advice]")
+        if not button or not self._human_turn():
+            return
+        action = self.match.game.parse_action(button.dataset.advice)
+        if isinstance(action, Roll) and action.keep:
+            # Show the advised dice as kept; the player rolls when ready.
+            self.held = set(self._places_of(self.match.state.dice, action.keep))
+            self._save()
+            self.render()
+            by_id("roll").focus()
+        elif isinstance(action, Roll):
+            self.held = set()
+            self.roll()
+        else:
+            self._play(action)
+
+    def _on_analyse(self, event):
+        panel = by_id("analysis")
+        if not panel.hidden:
+            show(panel, False)
+            by_id("analyse").setAttribute("aria-expanded", "false")
+            return
+        by_id("analyse").setAttribute("aria-expanded", "true")
+        show(panel, True)
+        clear(panel)
+        panel.appendChild(el("p", "Analyse en cours…", "hint"))
+        asyncio.ensure_future(self._show_analysis())
+
+    async def _show_analysis(self):
+        panel = by_id("analysis")
+        try:
+            reviews = analyse(self.match, await self._tables())
+        except GameError as err:
+            clear(panel)
+            panel.appendChild(el("p", str(err), "hint"))
+            return
+        clear(panel)
+        state, players = self.match.state, self.match.players
+        for p, player in enumerate(players):
+            mine = [r for r in reviews if r.player == p]
+            lost = sum(r.loss for r in mine)
+            section = el("section", None, "review")
+            title = f"{player.name} : {points(lost)} points perdus en espérance"
+            section.appendChild(el("h3", title if lost >= 0.05 else f"{player.name} : aucun point perdu, jeu parfait"))
+            mistakes = [(r, d) for r in mine for d in r.decisions if d.loss >= 0.05]
+            mistakes.sort(key=lambda rd: -rd[1].loss)
+            if mistakes:
+                table = el("table", None, "review-table")
+                head = el("tr")
+                for text in ("Tour", "Dés", "Joué", "Le mieux", "Perte"):
+                    head.appendChild(el("th", text, scope="col"))
+                table.appendChild(head)
+                for review, d in mistakes[:8]:
+                    row = el("tr")
+                    row.appendChild(el("td", f"{review.turn} ({d.roll}/3)"))
+                    row.appendChild(el("td", " ".join(map(str, d.dice))))
+                    row.appendChild(el("td", self._notation_fr(state, d.played)))
+                    row.appendChild(el("td", self._notation_fr(state, d.best)))
+                    row.appendChild(el("td", points(d.loss)))
+                    table.appendChild(row)
+                section.appendChild(table)
+                if len(mistakes) > 8:
+                    section.appendChild(el("p", f"… et {len(mistakes) - 8} écarts plus petits.", "hint"))
+            panel.appendChild(section)
+
+    @staticmethod
+    def _notation_fr(state, action):
+        if isinstance(action, Score):
+            return state.rules.boxes[state.rules.index[action.box]].label
+        return "garder " + " ".join(map(str, action.keep)) if action.keep else "tout relancer"
 
     @staticmethod
     def _places_of(dice, keep):
@@ -530,7 +714,7 @@ class YamsPage:
             th = el("th", None, scope="col", title=p.name)
             th.appendChild(el("span", p.name))
             if p.is_computer:
-                th.appendChild(el("span", " (ordi)", "bot"))
+                th.appendChild(el("span", " (expert)" if p.seat == "expert" else " (ordi)", "bot"))
             head.appendChild(th)
             self.heads.append(th)
         self.cells, self.cell_cache = {}, {}
@@ -651,11 +835,13 @@ class YamsPage:
         info.appendChild(el("span", match.players[current].name, "who"))
         info.appendChild(el("span", f" · lancer {state.rolls}/3"))
         self._hint(self._advice(human))
+        by_id("advise").disabled = not human
         self._measure_play()
 
     def _measure_play(self):
         # On phones the dice panel is sticky: the sheet's column names stick just below it.
-        height = by_id("table").querySelector(".play").offsetHeight
+        play = by_id("table").querySelector(".play")
+        height = 0 if play.classList.contains("advising") else play.offsetHeight
         document.documentElement.style.setProperty("--play-h", f"{height}px")
 
     @staticmethod

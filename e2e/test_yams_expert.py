@@ -1,0 +1,107 @@
+"""The expert seat and the advisor in the Yams page (tables fetched lazily from tables/)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pygames import find_game
+from pygames.expert import ExpertYamsBot, advise, load_tables, rules_name
+from yams_helpers import (
+    ROOT,
+    check_sheet_totals,
+    expected_ranking,
+    open_yams,
+    read_ranking,
+    replay_saved,
+    screen,
+    start_game,
+)
+
+TABLES = {}
+
+
+def tables_for(game_id: str, options=None):
+    game = find_game(game_id)
+    name = rules_name(game.rules(game.resolve_options(options)))
+    if name not in TABLES:
+        TABLES[name] = load_tables((ROOT / "web" / "tables" / f"{name}.bin").read_bytes())
+    return TABLES[name]
+
+
+def points(value: float) -> str:
+    return f"{value:.1f}".replace(".", ",")
+
+
+def test_expert_seat_plays_a_whole_game_as_the_solver_says(page, site_url, request_log):
+    open_yams(page, site_url, seed="e2e-expert", pace=0, fresh=True)
+    start_game(page, "yahtzee", [("Experte", "expert")])
+    page.wait_for_function("!document.getElementById('end').hidden", timeout=120_000)
+    assert screen(page) == "end"
+    match = replay_saved(page)
+    assert match.state.is_terminal()
+    # Every choice the page's expert made is the one the solver's policy makes.
+    bot, state = ExpertYamsBot(tables_for("yahtzee")), find_game("yahtzee").new_state(
+        match.players, match.options
+    )
+    for action in match.history:
+        if not state.is_chance():
+            assert action == bot(state), (state.rolls, state.dice, action)
+        state = state.apply(action)
+    assert read_ranking(page) == expected_ranking(match)
+    check_sheet_totals(page, match)
+    # Only the one table this game needs was fetched.
+    fetched = request_log.matching(r"/tables/")
+    assert [u.rsplit("/", 1)[1] for u in fetched] == ["yahtzee.bin"]
+
+
+def test_advisor_shows_the_best_choices_and_can_apply_one(page, site_url, request_log, screenshot):
+    open_yams(page, site_url, seed="e2e-advice", pace=0, fresh=True)
+    start_game(page, "yams", [("Alice", "human")])
+    page.click("#roll")
+    page.click("#advise")
+    page.wait_for_selector("#advice .advice-list li")
+    screenshot(page, "advisor_desktop")
+    match = replay_saved(page)
+    expected = advise(match.state, tables_for("yams"))
+    shown = page.eval_on_selector_all(
+        "#advice .advice-list li", "items => items.map(li => [li.querySelector('button').dataset.advice, li.querySelector('.advice-value').textContent])"
+    )
+    assert shown[0][0] == expected[0][0].notation()
+    assert shown[0][1] == points(expected[0][1])
+    assert [a for a, _ in shown] == [a.notation() for a, _ in expected[: len(shown)]]
+    assert page.text_content("#advice .advice-best").endswith(points(expected[0][1]))
+    # Taking the advice: keep advice holds those dice (the player then rolls).
+    best = expected[0][0]
+    page.click("#advice .advice-list li:first-child button")
+    if best.notation().startswith("keep"):
+        held = page.eval_on_selector_all(
+            "#dice [data-die][aria-pressed=true]", "ds => ds.map(d => +d.dataset.face)"
+        )
+        assert sorted(held) == list(best.keep)
+        assert page.is_hidden("#advice") is False
+        page.click("#roll")
+        assert page.is_hidden("#advice")
+    assert replay_saved(page).history[-1] != match.history[-1]
+
+
+def test_analysis_after_a_game_lists_each_player(page, site_url, request_log):
+    open_yams(page, site_url, seed="e2e-analysis", pace=0, fresh=True)
+    start_game(page, "yams-boite", [("Facile", "simple"), ("Experte", "expert")])
+    page.wait_for_function("!document.getElementById('end').hidden", timeout=180_000)
+    page.click("#analyse")
+    page.wait_for_selector("#analysis .review h3 >> nth=1")
+    titles = page.eval_on_selector_all("#analysis .review h3", "hs => hs.map(h => h.textContent)")
+    assert titles[0].startswith("Facile") and titles[1].startswith("Experte")
+    # The expert plays the solver's policy: it loses nothing; the simple bot does lose some.
+    assert "aucun point perdu" in titles[1]
+    assert "points perdus" in titles[0]
+    assert page.locator("#analysis .review:first-child .review-table tr").count() > 1
+
+
+@pytest.mark.parametrize("seat", ["simple", "expert"])
+def test_seat_choice_is_offered(page, site_url, request_log, seat):
+    open_yams(page, site_url, pace=0, fresh=True)
+    values = page.eval_on_selector_all(
+        "#player-rows li:first-child select option", "os => os.map(o => o.value)"
+    )
+    assert seat in values

@@ -17,6 +17,9 @@ ms from the navigation start of the page:
 * ``yams_warm``: the same page in the shared, warmed context.
 * ``yams_offline``: in a context whose service worker (sw.js, if the build has
   one) has precached the site, with the network cut (``context.set_offline``).
+* ``yams_stock``: for the before/after breakdown, yams.html with PyScript's
+  ``interpreter`` pointed at the stock npm files (no precompiled zip, no
+  snapshot; pages served from memory under ``__stock_yams__.html``), warm.
 * ``embed_two``: a host page with two ``<div data-pygames="yams">`` and the
   ``embed.js`` loader, warm context, until both frames are ready (if the build
   has embed.js).
@@ -57,6 +60,27 @@ YAMS = "yams.html?fresh=1&seed=bench"
 def stock_files() -> dict[str, bytes]:
     src = ROOT / "node_modules" / "pyodide"
     return {f"{STOCK_DIR}/{name}": (src / name).read_bytes() for name in STOCK_FILES}
+
+
+STOCK_PAGE = "__stock_yams__.html"
+STOCK_CONFIG = "__stock_pyscript__.json"
+
+
+def stock_yams_files(dist: Path) -> dict[str, bytes]:
+    config = json.loads((dist / "pyscript.json").read_text())
+    config["interpreter"] = f"./{STOCK_DIR}/pyodide.mjs"
+    config["files"] = {k: v for k, v in config["files"].items() if "pyscript-pyc" not in k}
+    html = (dist / "yams.html").read_text(encoding="utf-8")
+    assert 'config="pyscript.json"' in html
+    html = html.replace('config="pyscript.json"', f'config="{STOCK_CONFIG}"')
+    html = html.replace('<script type="module" src="js/register-sw.js"></script>', "")
+    # boot.js without its early import of js/pyodide-fast.mjs (not used by this page).
+    boot = (dist / "js" / "boot.js").read_text(encoding="utf-8")
+    boot = boot.replace('import("./pyodide-fast.mjs").catch(() => {});', "")
+    assert 'src="js/boot.js"' in html
+    html = html.replace('src="js/boot.js"', 'src="js/__stock_boot__.js"')
+    return {STOCK_PAGE: html.encode(), STOCK_CONFIG: json.dumps(config).encode(),
+            "js/__stock_boot__.js": boot.encode()}
 
 
 def embed_host_page() -> bytes:
@@ -133,10 +157,12 @@ def embed_two(page, site_url: str) -> dict:
     deadline = time.monotonic() + 120
     readies = []
     while time.monotonic() < deadline:
-        frames = [f for f in page.frames if f != page.main_frame and "embed-yams" in f.url]
+        # (Playwright reports an empty url for these sandboxed frames: ask each one.)
+        frames = [f for f in page.frames if f != page.main_frame]
         if len(frames) == 2:
             try:
-                readies = [f.evaluate("document.body && document.body.dataset.ready === '1'"
+                readies = [f.evaluate("location.href.includes('embed-yams') && document.body"
+                                      " && document.body.dataset.ready === '1'"
                                       " ? performance.timeOrigin + window.pygamesReadyAt : null")
                            for f in frames]
             except Exception:  # a frame navigating
@@ -161,12 +187,16 @@ class OfflineRunner:
         page.goto(site_url + YAMS)
         page.wait_for_function(READY, timeout=120_000)
         # register-sw.js registers once the game is ready; wait for the precache.
-        page.evaluate("""async () => {
-            const reg = await navigator.serviceWorker.ready;
-            if (reg.active.state !== 'activated') await new Promise(r =>
-                reg.active.addEventListener('statechange', () => reg.active.state === 'activated' && r()));
-        }""")
+        ok = page.evaluate("""() => Promise.race([
+            navigator.serviceWorker.ready.then(async (reg) => {
+                while (reg.active.state !== 'activated') await new Promise(r => setTimeout(r, 100));
+                return true;
+            }),
+            new Promise(r => setTimeout(() => r(false), 120000)),
+        ])""")
         page.close()
+        if not ok:
+            raise TimeoutError("the service worker did not activate within 120 s")
 
     def __call__(self, _page, site_url: str) -> dict:
         self.context.set_offline(True)
@@ -226,7 +256,7 @@ def run(rounds: int) -> dict:
     from playwright.sync_api import sync_playwright
 
     dist = siteharness.ensure_built()
-    extra = {**stock_files(), EMBED_HOST: embed_host_page()}
+    extra = {**stock_files(), EMBED_HOST: embed_host_page(), **stock_yams_files(dist)}
     has_sw = (dist / "sw.js").is_file() and (dist / "js" / "register-sw.js").is_file()
     has_embed = (dist / "embed.js").is_file() and (dist / "embed-yams.html").is_file()
     with zipfile.ZipFile(dist / build.PYODIDE_DIR / "python_stdlib.zip") as zf:
@@ -244,7 +274,13 @@ def run(rounds: int) -> dict:
             warm = browser.new_context()
             warm.add_init_script(STAGE_INIT)
             warm_log = siteharness.RequestLog().attach(warm)
-            offline = OfflineRunner(browser, site_url) if has_sw else None
+            offline = None
+            if has_sw:
+                print("  setting up the offline context (service worker precache)...", flush=True)
+                try:
+                    offline = OfflineRunner(browser, site_url)
+                except TimeoutError as exc:
+                    res["pending"]["yams_offline"] = str(exc)
 
             def in_warm(fn):
                 def run_one(_page, url):
@@ -259,13 +295,16 @@ def run(rounds: int) -> dict:
                 "stock_warm": in_warm(stock_boot),
                 "stock_cold": lambda p, u: in_new_context(browser, stock_boot, u),
                 "yams_warm": in_warm(yams_page),
+                "yams_stock": in_warm(lambda p, u: yams_page(p, u, STOCK_PAGE + "?fresh=1&seed=b")),
                 "yams_cold": lambda p, u: in_new_context(browser, yams_page, u),
             }
             if offline:
                 scenarios["yams_offline"] = offline
             if has_embed:
                 scenarios["embed_two"] = in_warm(embed_two)
-            for name in ("stock_warm", "yams_warm") + (("embed_two",) if has_embed else ()):
+            print("  warming the shared context...", flush=True)
+            for name in ("stock_warm", "yams_warm", "yams_stock") + (
+                    ("embed_two",) if has_embed else ()):
                 scenarios[name](None, site_url)  # warm the shared cache
             for r in range(rounds):
                 for name, fn in scenarios.items():
@@ -306,7 +345,7 @@ def report(res: dict) -> None:
     sw, sc = med["stock_warm"], med["stock_cold"]
     print("ratios (target in brackets):")
     targets = {"yams_warm": 0.35, "yams_offline": 0.35, "yams_cold": 0.6}
-    for name in ("yams_warm", "yams_offline", "yams_cold", "embed_two"):
+    for name in ("yams_stock", "yams_warm", "yams_offline", "yams_cold", "embed_two"):
         if name not in med:
             continue
         line = f"  {name:<13} / stock_warm = {med[name] / sw:.2f}"

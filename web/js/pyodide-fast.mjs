@@ -13,6 +13,8 @@
 // * After a restore, `random` is reseeded from fresh entropy (its state was frozen in the
 //   snapshot); `secrets`/os.urandom read crypto.getRandomValues at each call anyway.
 //   The str hash seed stays the snapshot's (it only matters against hash flooding).
+// * It starts as soon as js/boot.js imports it (early in the page), not when PyScript, once
+//   its own chunks and config are loaded, asks for the interpreter: the boot overlaps them.
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
 //   Python" (js/boot.js shows them), and window.pygamesBoot = {mode, stages (ms)}.
 import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.mjs";
@@ -60,7 +62,8 @@ async function cachedSnapshot(manifest) {
 }
 
 // Started as soon as this module is evaluated (js/boot.js imports it early, before
-// PyScript asks for the interpreter): the zip, the manifest, the snapshot lookup.
+// PyScript asks for the interpreter): the zip, the manifest, the snapshot lookup, and
+// then the boot itself (below).
 async function prepare() {
   stage("start", "Loading runtime");
   const prep = { zipBytes: null, snapshot: null };
@@ -85,9 +88,14 @@ async function prepare() {
 }
 const prepared = prepare();
 
-export async function loadPyodide(options = {}) {
+// The boot itself starts as soon as the runtime is fetched, without waiting for PyScript to
+// load its own chunks and config and ask: PyScript's options (its stdout/stderr handlers,
+// indexURL) are only known then, so output goes through these forwarders.
+const sinks = { stdout: (s) => console.log(s), stderr: (s) => console.error(s) };
+const forward = { stdout: (s) => sinks.stdout(s), stderr: (s) => sinks.stderr(s) };
+
+async function start({ zipBytes, snapshot }) {
   const indexURL = BASE.href;
-  const { zipBytes, snapshot } = await prepared;
   const stdLibURL = zipBytes ? URL.createObjectURL(new Blob([zipBytes])) : undefined;
   const withZip = stdLibURL ? { stdLibURL } : {};
   try {
@@ -95,7 +103,7 @@ export async function loadPyodide(options = {}) {
       try {
         stage("restore", "Restoring Python");
         await nextPaint();
-        const py = await loadVendored({ ...options, indexURL, ...withZip, _loadSnapshot: snapshot });
+        const py = await loadVendored({ ...forward, indexURL, ...withZip, _loadSnapshot: snapshot });
         py.runPython("import random as _r; _r.seed(); del _r");
         boot.mode = "snapshot";
         stage("ready");
@@ -107,10 +115,25 @@ export async function loadPyodide(options = {}) {
     }
     stage("python", "Starting Python");
     await nextPaint();
-    const py = await loadVendored({ ...options, indexURL, ...withZip });
+    const py = await loadVendored({ ...forward, indexURL, ...withZip });
     stage("ready");
     return py;
   } finally {
     if (stdLibURL) setTimeout(() => URL.revokeObjectURL(stdLibURL), 0);
   }
+}
+const started = prepared.then(start);
+started.catch(() => {});  // reported to the caller of loadPyodide
+
+// PyScript's call (options: {stdout, stderr, indexURL}; packages, lock files and the like
+// are not used by this site and would need a boot of their own).
+export async function loadPyodide(options = {}) {
+  const unsupported = Object.keys(options).filter((k) => !["stdout", "stderr", "indexURL"].includes(k));
+  if (unsupported.length) {
+    return loadVendored({ ...options, indexURL: BASE.href });
+  }
+  if (options.stdout) sinks.stdout = options.stdout;
+  if (options.stderr) sinks.stderr = options.stderr;
+  stage("asked");
+  return started;
 }

@@ -32,6 +32,11 @@ def test_players_start_the_game_with_the_default_options():
     assert config.store_key("pygames:yams:match") == "pygames:yams:match:post-7_b"
 
 
+def test_the_expert_can_take_a_seat():
+    config = parse_embed("game=yahtzee&players=Alice,Ordi:expert")
+    assert [p.seat for p in config.players] == ["human", "expert"]
+
+
 def test_players_without_game_play_the_full_sheet():
     assert parse_embed("players=Alice").game.id == "yams"
 
@@ -65,8 +70,7 @@ def test_signature_changes_with_what_the_embedder_fixed():
     ("game=yams&options=plain", "Option inconnue pour Yams (feuille complète) : « plain »"),
     ("game=yahtzee&options=plain=maybe", "Option plain : « oui » ou « non » attendu"),
     ("game=yams&players=Alice,,Bob", "Joueur 2 sans nom"),
-    ("game=yams&players=Alice:robot", "Joueur 1 (Alice) : place « robot » inconnue (human, simple)."),
-    ("game=yams&players=Bob:expert", "place « expert » inconnue"),
+    ("game=yams&players=Alice:robot", "Joueur 1 (Alice) : place « robot » inconnue (human, simple, expert)."),
     ("game=yams&players=" + "%01", "Joueur 1 : Le nom contient un caractère de contrôle."),
     ("game=yams&players=" + ",".join("ABCDEFG"), "se joue de 1 à 6 joueurs"),
     ("game=yams&players=" + "A" * 41, "Nom trop long"),

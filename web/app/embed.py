@@ -61,7 +61,7 @@ class EmbedConfig:
         )
 
 
-def parse_embed(query: str, family: str = "yams", seats=("human", "simple")) -> EmbedConfig:
+def parse_embed(query: str, family: str = "yams", seats=("human", "simple", "expert")) -> EmbedConfig:
     """Read ``location.search`` (with or without the leading ``?``) of an embed page;
     *seats* are the seats the page can play (``human`` and its computer levels)."""
     params = {}
@@ -124,7 +124,7 @@ def parse_options(game, text: str) -> dict:
         raise EmbedError(str(err)) from None
 
 
-def parse_players(game, text: str, seats=("human", "simple")) -> tuple:
+def parse_players(game, text: str, seats=("human", "simple", "expert")) -> tuple:
     players = []
     for n, item in enumerate(text.split(","), 1):
         name, _, seat = item.partition(":")

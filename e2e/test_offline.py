@@ -83,6 +83,21 @@ def wait_sw(page, expected_files: int) -> dict:
         page.wait_for_timeout(200)
 
 
+def poll(page, js: str, timeout_s: float = 30):
+    """Evaluate *js* (may return a promise: page.wait_for_function would take the promise
+    itself as true) until it is truthy; survives the page reloading meanwhile."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            value = page.evaluate(js)
+        except Exception:  # execution context destroyed by a navigation: try again
+            value = None
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"still false after {timeout_s} s: {js}"
+        page.wait_for_timeout(100)
+
+
 def dice(page) -> list[dict]:
     return page.evaluate("""() => [...document.querySelectorAll('#dice [data-die]')].map(d => ({
         face: Number(d.dataset.face), held: d.getAttribute('aria-pressed') === 'true'}))""")
@@ -257,9 +272,14 @@ def test_nosw_does_not_register_and_removes_a_worker(browser, own_site):
     assert page.evaluate("navigator.serviceWorker.getRegistrations().then(r => r.length)") == 0
     page.goto(site_url)
     wait_sw(page, 1)
+    assert page.evaluate("navigator.serviceWorker.getRegistrations().then(r => r.length)") == 1
+    page.reload()
+    assert page.evaluate("!!navigator.serviceWorker.controller")
     page.goto(site_url + "index.html?nosw")
-    page.wait_for_function("navigator.serviceWorker.getRegistrations().then(r => r.length === 0)")
-    page.wait_for_function("!navigator.serviceWorker.controller")
+    # Unregistered, and the page reloaded itself once to leave the worker's control.
+    poll(page, "navigator.serviceWorker.getRegistrations().then(r => r.length === 0)")
+    poll(page, "!navigator.serviceWorker.controller && document.readyState === 'complete'")
+    assert page.locator("a.play-link").is_visible()
     context.close()
 
 

@@ -94,7 +94,10 @@ async function unregister() {
   const regs = await sw.getRegistrations();
   const ours = regs.filter((r) => r.scope === SCOPE.href);
   await Promise.all(ours.map((r) => r.unregister()));
-  if (sw.controller && ours.length && !sessionStorage.getItem("pygames:nosw-reloaded")) {
+  // Served by the worker just removed: reload once, from the server (the flag stops a loop).
+  if (!sw.controller) {
+    sessionStorage.removeItem("pygames:nosw-reloaded");
+  } else if (ours.length && !sessionStorage.getItem("pygames:nosw-reloaded")) {
     sessionStorage.setItem("pygames:nosw-reloaded", "1");
     location.reload();
   }

@@ -160,8 +160,12 @@ def own_site(site_copy):
 def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
     sw_js = (dist_dir / "sw.js").read_text()
     entries = precache_entries(sw_js)
-    # The list is the directory: every file but sw.js itself and the empty .nojekyll.
-    assert set(entries) == site_files(dist_dir) - {"sw.js", ".nojekyll"}
+    # The list is the directory: every file but sw.js itself, the empty .nojekyll and the
+    # expert's tables, which are cached when a game first needs one.
+    tables = {f for f in site_files(dist_dir) if f.startswith("tables/")}
+    assert tables and all(f.endswith(".bin") for f in tables)
+    assert set(entries) == site_files(dist_dir) - {"sw.js", ".nojekyll"} - tables
+    assert "pygames-tables" in sw_js and "networkTimeoutSeconds:5" in sw_js
     for big in ("vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/python_stdlib.zip",
                 "index.html", "yams.html", "manifest.webmanifest", "build-info.json"):
         assert big in entries
@@ -232,6 +236,34 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     assert page.locator("a.play-link").is_visible()
     log.assert_all_local()
     print(f"\nfirst visit: {first_visit} requests to the server; second visit: 0 (+ sw.js check)")
+    context.close()
+
+
+def test_advisor_tables_used_online_work_offline(browser, own_site, site_copy):
+    """A table fetched once (advisor or expert seat) is kept for offline play; the others are
+    never downloaded."""
+    server, url = own_site
+    expected = len(precache_entries((site_copy / "sw.js").read_text()))
+    context = browser.new_context(viewport=MOBILE)
+    log = siteharness.RequestLog().attach(context)
+    page = context.new_page()
+    page.goto(url + "yams.html?seed=21&pace=0&fresh=1&game=yahtzee")
+    wait_ready(page)
+    wait_sw(page, expected)
+    reload_and_wait(page)  # now the worker controls the page
+    page.click("#start")
+    page.click("#roll")
+    page.click("#advise")
+    page.wait_for_selector("#advice .advice-list li")
+    # (the page's request and the worker's own both show in the log)
+    assert {u.rsplit("/", 1)[1] for u in log.matching(r"/tables/")} == {"yahtzee.bin"}
+    siteharness.stop_site(server)
+    context.set_offline(True)
+    page.goto(url + "yams.html?seed=21&pace=0")  # the saved game resumes
+    wait_ready(page)
+    page.click("#advise")
+    page.wait_for_selector("#advice .advice-list li")
+    assert "Score final espéré" in page.text_content("#advice .advice-best")
     context.close()
 
 

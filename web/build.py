@@ -98,7 +98,7 @@ PYSCRIPT_DIR = "vendor/pyscript"
 #: Build tooling that lives in web/ but is not part of the site.
 WEB_EXCLUDED_TOP = {"build.py", "serve.py", "build_sw.mjs", "make_icons.py", "runtime"}
 WEB_EXCLUDED_ANY = {"__pycache__", ".DS_Store"}
-WEB_EXCLUDED_SUFFIXES = {".pyc", ".pyo"}
+WEB_EXCLUDED_SUFFIXES = {".pyc", ".pyo", ".md"}
 
 #: Files of the pyodide npm package that a boot requests.  ``pyodide.asm.js``
 #: is the pre-0.28 name of ``pyodide.asm.mjs``; whichever exists is copied.

@@ -9,6 +9,10 @@
 //   included (Pyodide's wasm is ~9.6 MB).  A new build changes the revisions
 //   of the files that changed, hence sw.js, hence the browser installs the new
 //   worker, which downloads only those files.
+// * Except the expert's tables (tables/*.bin, 7 MB for every ruleset and option
+//   set): a page fetches only the one its game needs, when an expert seat or the
+//   advisor is first used.  They are cached then (network first, so a new build's
+//   tables replace old ones; the cached copy when offline).
 // * Cache-first for everything precached; `?seed=...`, `?nosw`, ... are ignored
 //   when matching, so yams.html?seed=7 is served from the cache.
 // * No skipWaiting: the new worker waits until the page asks for it
@@ -36,7 +40,12 @@ const { count, size, warnings } = await generateSW({
   globDirectory,
   globPatterns: ["**/*"],
   // .nojekyll is a dot file: glob leaves it out (it is empty and never fetched).
-  globIgnores: ["**/*.map"],
+  globIgnores: ["**/*.map", "tables/**"],
+  runtimeCaching: [{
+    urlPattern: /\/tables\/[^/]+\.bin$/,
+    handler: "NetworkFirst",
+    options: { cacheName: "pygames-tables", networkTimeoutSeconds: 5 },
+  }],
   swDest: path.join(globDirectory, "sw.js"),
   maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
   ignoreURLParametersMatching: [/.*/],

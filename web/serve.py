@@ -216,6 +216,12 @@ class _Server(http.server.ThreadingHTTPServer):
         #: and benchmarks use it to tell cache hits from network fetches).
         self.served: list[str] = []
 
+    def handle_error(self, request, client_address):
+        # A browser closing a connection it no longer needs is not an error worth a traceback.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
 
 def start_server(directory: str | os.PathLike = DEFAULT_DIR, prefix: str | None = "/",
                  port: int = 0, cache_control: str | None = PAGES_CACHE_CONTROL,

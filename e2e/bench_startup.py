@@ -133,6 +133,8 @@ def yams_page(page, site_url: str, path: str = YAMS) -> dict:
                                 " || {}).startTime || 0")}
     if "fetched" in boot["stages"]:
         out["runtime fetched"] = boot["stages"]["fetched"]
+    if "snapshot decompressed" in boot["stages"]:
+        out["snapshot inflated"] = boot["stages"]["snapshot decompressed"]
     for label, key in STAGES[1:]:
         if key in st:
             out[label] = st[key]

@@ -58,7 +58,12 @@ async function cachedSnapshot(manifest) {
   const stream = response.body.pipeThrough(new DecompressionStream("gzip"));
   // Decompressed while Pyodide fetches and compiles the wasm (it awaits this promise).
   // (Wrapped in an object: an async function would wait for the promise it returns.)
-  return { bytes: new Response(stream).arrayBuffer().then((b) => new Uint8Array(b)) };
+  return {
+    bytes: new Response(stream).arrayBuffer().then((b) => {
+      stage("snapshot decompressed");
+      return new Uint8Array(b);
+    }),
+  };
 }
 
 // Started as soon as this module is evaluated (js/boot.js imports it early, before

@@ -9,7 +9,9 @@
 2. Roll latency: a click on "Lancer" until the dice and the sheet are updated (the
    Python handler runs inside the click), and until the next painted frame; median and
    p95 over N rolls of a real game.
-3. Bytes transferred on a first visit (empty cache): as served here (no compression),
+3. The advisor: a click on "Conseil" until its list is shown (the expert's decision for
+   the situation, computed in the browser from the solved tables), p50 and p95 over a game.
+4. Bytes transferred on a first visit (empty cache): as served here (no compression),
    and as a host that gzips responses (GitHub Pages does) would send them.
 """
 
@@ -78,6 +80,41 @@ def measure_rolls(browser, site_url: str, count: int) -> dict:
     return {"sync": sync, "frame": frame}
 
 
+ADVISE_JS = """async () => {
+  const panel = document.getElementById('advice');
+  const t0 = performance.now();
+  const shown = new Promise(resolve => {
+    const done = () => panel.querySelector('.advice-list') && resolve(performance.now() - t0);
+    new MutationObserver(done).observe(panel, {childList: true, subtree: true});
+  });
+  document.getElementById('advise').click();
+  return await shown;
+}"""
+
+
+def measure_advisor(browser, site_url: str, count: int) -> list[float]:
+    """Play a yams game by the advisor's first choice, timing every advice after the first
+    (which also fetches the table)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "yams.html?fresh=1&seed=advisor&pace=0&nosw")
+    page.wait_for_function(READY, timeout=60000)
+    page.click("#start")
+    times = []
+    while len(times) < count + 1:
+        if page.is_visible("#end"):
+            page.click("#again")
+            continue
+        if page.evaluate("document.querySelectorAll('#roll-count i.used').length") == 0:
+            page.click("#roll")
+        times.append(page.evaluate(ADVISE_JS))
+        page.click("#advice li:first-child button")
+        if page.is_visible("#advice"):  # a keep: the dice are held, now roll
+            page.click("#roll")
+    context.close()
+    return times[1:]
+
+
 def first_visit_bytes(browser, site_url: str) -> dict:
     dist = siteharness.ensure_built()
     context = browser.new_context()
@@ -103,6 +140,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--rolls", type=int, default=50)
+    parser.add_argument("--advice", type=int, default=40)
     args = parser.parse_args(argv)
     print(f"bench_yams: load average {_load()} on 2 cores (figures are noisy on a shared machine)")
     results = run_bench({"bare_boot": measure_bare_boot, "yams_tti": measure_yams_tti}, args.rounds)
@@ -115,6 +153,7 @@ def main(argv=None) -> int:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(**siteharness.chromium_launch_kwargs())
             rolls = measure_rolls(browser, site_url, args.rolls)
+            advice = measure_advisor(browser, site_url, args.advice)
             visit = first_visit_bytes(browser, site_url)
             browser.close()
     finally:
@@ -123,6 +162,8 @@ def main(argv=None) -> int:
         v = rolls[key]
         print(f"roll latency, {label}: median {statistics.median(v):.1f} ms, "
               f"p95 {percentile(v, 0.95):.1f} ms, max {max(v):.1f} ms over {len(v)} rolls")
+    print(f"advisor, click → best choices shown: median {statistics.median(advice):.1f} ms, "
+          f"p95 {percentile(advice, 0.95):.1f} ms, max {max(advice):.1f} ms over {len(advice)} decisions")
     print(f"first visit: {visit['requests']} requests, {visit['raw'] / 1e6:.2f} MB as served here, "
           f"{visit['gzip'] / 1e6:.2f} MB gzip-compressed (as a compressing host sends it)")
     return 0

@@ -12,8 +12,8 @@ the ~150 modules Pyodide, PyScript and pygames import.  ``precompile.mjs`` runs
 Pyodide's own CPython (3.14, in Node) to
 
 * compile the *hot* modules -- those in ``sys.modules`` after Pyodide's boot
-  and after importing every pygames module, the standard-library modules the
-  web/app/*.py import, and :data:`BROWSER_EXTRA` -- to ``.pyc``, docstrings
+  and after importing the pygames modules and the standard-library modules
+  that web/app/*.py import, and :data:`BROWSER_EXTRA` -- to ``.pyc``, docstrings
   stripped (bytecode deflates about half as well as source, the docstrings are
   a sixth of it);
 * keep every other module as ``.py`` source (so they still import, just not

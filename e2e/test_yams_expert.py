@@ -95,7 +95,11 @@ def test_analysis_after_a_game_lists_each_player(page, site_url, request_log):
     # The expert plays the solver's policy: it loses nothing; the simple bot does lose some.
     assert "aucun point perdu" in titles[1]
     assert "points perdus" in titles[0]
-    assert page.locator("#analysis .review:first-child .review-table tr").count() > 1
+    # Turn by turn: a header and 13 turns per player; the strays are marked.
+    for i in (1, 2):
+        assert page.locator(f"#analysis .review:nth-child({i}) .review-table tr").count() == 14
+    assert page.locator("#analysis .review:nth-child(1) tr.stray").count() > 0
+    assert page.locator("#analysis .review:nth-child(2) tr.stray").count() == 0
 
 
 @pytest.mark.parametrize("seat", ["simple", "expert"])

@@ -586,25 +586,25 @@ class YamsPage:
             section = el("section", None, "review")
             title = f"{player.name} : {points(lost)} points perdus en espérance"
             section.appendChild(el("h3", title if lost >= 0.05 else f"{player.name} : aucun point perdu, jeu parfait"))
-            mistakes = [(r, d) for r in mine for d in r.decisions if d.loss >= 0.05]
-            mistakes.sort(key=lambda rd: -rd[1].loss)
-            if mistakes:
-                table = el("table", None, "review-table")
-                head = el("tr")
-                for text in ("Tour", "Dés", "Joué", "Le mieux", "Perte"):
-                    head.appendChild(el("th", text, scope="col"))
-                table.appendChild(head)
-                for review, d in mistakes[:8]:
-                    row = el("tr")
-                    row.appendChild(el("td", f"{review.turn} ({d.roll}/3)"))
-                    row.appendChild(el("td", " ".join(map(str, d.dice))))
-                    row.appendChild(el("td", self._notation_fr(state, d.played)))
-                    row.appendChild(el("td", self._notation_fr(state, d.best)))
-                    row.appendChild(el("td", points(d.loss)))
-                    table.appendChild(row)
-                section.appendChild(table)
-                if len(mistakes) > 8:
-                    section.appendChild(el("p", f"… et {len(mistakes) - 8} écarts plus petits.", "hint"))
+            # Turn by turn: what was played, and where it strayed, the best choice instead.
+            table = el("table", None, "review-table")
+            head = el("tr")
+            for text in ("Tour", "Joué", "Le mieux", "Perte"):
+                head.appendChild(el("th", text, scope="col"))
+            table.appendChild(head)
+            for review in mine:
+                played = " → ".join(self._notation_fr(state, d.played) for d in review.decisions)
+                strays = [d for d in review.decisions if d.loss >= 0.05]
+                best = "; ".join(
+                    f"{self._notation_fr(state, d.best)} (dés {' '.join(map(str, d.dice))})" for d in strays
+                )
+                row = el("tr", None, "stray" if strays else None)
+                row.appendChild(el("td", str(review.turn)))
+                row.appendChild(el("td", played))
+                row.appendChild(el("td", best or "—"))
+                row.appendChild(el("td", points(review.loss) if review.loss >= 0.05 else "0"))
+                table.appendChild(row)
+            section.appendChild(table)
             panel.appendChild(section)
 
     @staticmethod

@@ -135,8 +135,9 @@ def test_embed_page_is_next_to_the_pyscript_config():
     """PyScript resolves `interpreter` against the page and `files` against the config: both
     work only while the page sits beside pyscript.json, which ships embed.py."""
     text = _page("embed-yams.html")
-    assert 'config="pyscript.json"' in text and 'src="app/yams_app.py"' in text
+    assert '<script type="py" config="pyscript.json">import yams_app</script>' in text
     files = json.loads((WEB / "pyscript.json").read_text())["files"]
     assert files.get("./app/embed.py") == "./embed.py"
+    assert files.get("./app/yams_app.py") == "./yams_app.py"
     # the storage fallback must run before PyScript, as a classic script
     assert text.index('<script src="js/embed-storage.js"></script>') < text.index("vendor/pyscript/core.js")

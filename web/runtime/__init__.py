@@ -30,7 +30,9 @@ is the one it was made with.
 It also compiles PyScript's own Python package (which PyScript writes to
 ``./pyscript/`` and imports at every start) into ``pyscript-pyc.zip``, which
 web/pyscript.json unpacks before that, and the start-up modules of
-pygames.zip into their ``__pycache__``.
+pygames.zip into their ``__pycache__``, as well as web/app/*.py (the page's
+``<script type="py">`` only does ``import yams_app``: a script's own source
+would be parsed and compiled at every start) into its top ``__pycache__``.
 
 The results are cached under ``node_modules/.cache/pygames-runtime/`` keyed by
 its inputs, so a rebuild costs nothing; without Node the stock zip stays and
@@ -120,6 +122,12 @@ def app_stdlib_imports() -> list[str]:
                   if m.split(".")[0] in _STDLIB_NAMES)
 
 
+def app_modules() -> list[Path]:
+    """web/app/*.py: PyScript's ``files`` copy them into the working directory and the
+    page imports them; their bytecode goes into pygames.zip's top ``__pycache__``."""
+    return sorted(APP.glob("*.py"))
+
+
 def package_imports() -> list[str]:
     """The pygames modules web/app/*.py import (``pygames``, ``pygames.yams``...):
     with what they import in turn, these are precompiled in pygames.zip."""
@@ -131,6 +139,8 @@ def precompile_args(package_zip: tuple[Path, Path] | None = None) -> list[str]:
     args = ["--strip-docstrings", "--path", str(ROOT)]
     if package_zip:
         args += ["--package-zip", str(package_zip[0]), str(package_zip[1])]
+        for path in app_modules():
+            args += ["--app-source", str(path)]
     for mod in [*package_imports(), *app_stdlib_imports(), *BROWSER_EXTRA]:
         args += ["--import", mod]
     for glob in DROP:
@@ -146,7 +156,7 @@ def _cache_key(args: list[str], extra: bytes = b"") -> str:
     h.update(extra)
     for path in [PYODIDE_SRC / STDLIB, PYODIDE_SRC / "package.json", SCRIPT,
                  PYSCRIPT_DIST.parent / "package.json",
-                 Path(__file__), *sorted(PACKAGE.rglob("*.py"))]:
+                 Path(__file__), *sorted(PACKAGE.rglob("*.py")), *app_modules()]:
         if "__pycache__" in path.parts:
             continue
         h.update(path.as_posix().encode())

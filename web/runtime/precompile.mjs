@@ -26,7 +26,9 @@
 // unpacked into the working directory by PyScript) to OUT with, next to each
 // .py that the --import MODULEs loaded, its __pycache__/<name>.cpython-314.pyc
 // (unchecked hash, docstrings kept), so that importing the package at start-up
-// does not compile it either.
+// does not compile it either.  With --app-source FILE (e.g. web/app/yams_app.py, which
+// PyScript's `files` copy into the working directory, next to the unpacked package), the
+// zip also gets __pycache__/<name>.cpython-314.pyc at its top for each FILE.
 //
 // --pyscript-bytecode DIST OUT: write to the zip OUT the bytecode of PyScript's
 // own Python package (pyscript/__pycache__/*.cpython-314.pyc), compiled from the
@@ -42,7 +44,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const argv = process.argv.slice(2);
-const opts = { all: false, strip: false, paths: [], imports: [], drop: [], keep: [] };
+const opts = { all: false, strip: false, paths: [], imports: [], drop: [], keep: [], appSources: [] };
 const positional = [];
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
@@ -51,6 +53,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === "--drop") opts.drop.push(argv[++i]);
   else if (a === "--keep") opts.keep.push(argv[++i]);
   else if (a === "--package-zip") opts.packageZip = [path.resolve(argv[++i]), path.resolve(argv[++i])];
+  else if (a === "--app-source") opts.appSources.push(path.resolve(argv[++i]));
   else if (a === "--pyscript-bytecode") opts.pyscript = [path.resolve(argv[++i]), path.resolve(argv[++i])];
   else if (a === "--path") opts.paths.push(path.resolve(argv[++i]));
   else if (a === "--import") opts.imports.push(argv[++i]);
@@ -154,6 +157,8 @@ json.dumps(counts)
 `);
 if (opts.packageZip) {
   py.FS.writeFile("/tmp/pkg_in.zip", readFileSync(opts.packageZip[0]));
+  py.globals.set("APP_SOURCES", py.toPy(Object.fromEntries(
+    opts.appSources.map((f) => [path.basename(f), readFileSync(f, "utf8")]))));
   // Only the package modules the imports above loaded (e.g. not a CLI module).
   py.globals.set("PKG_HOT", py.runPython(`
 import sys
@@ -179,6 +184,15 @@ with zipfile.ZipFile("/tmp/pkg_in.zip") as src, \\
             out.external_attr = info.external_attr
             dst.writestr(out, bytes(_code_to_hash_pyc(code, source_hash(data), checked=False)))
             added += 1
+    for fname, text in sorted(APP_SOURCES.items()):
+        data = text.encode("utf-8")
+        code = compile(data, fname, "exec", dont_inherit=True)
+        out = zipfile.ZipInfo(f"__pycache__/{fname[:-3]}.{sys.implementation.cache_tag}.pyc",
+                              date_time=(2020, 1, 1, 0, 0, 0))
+        out.compress_type = zipfile.ZIP_DEFLATED
+        out.external_attr = 0o644 << 16
+        dst.writestr(out, bytes(_code_to_hash_pyc(code, source_hash(data), checked=False)))
+        added += 1
 added
 `);
   writeFileSync(opts.packageZip[1], py.FS.readFile("/tmp/pkg_out.zip"));

@@ -47,10 +47,13 @@ def test_dist_holds_every_module_and_the_pinned_runtime(dist_dir):
     with zipfile.ZipFile(dist_dir / build.PACKAGE_ZIP) as zf:
         names = zf.namelist()
     assert sorted(n for n in names if n.endswith(".py")) == sorted(modules)
-    # Besides the sources: the start-up modules' bytecode (web/runtime/).
+    # Besides the sources: the start-up modules' bytecode (web/runtime/), and that of the
+    # page's own modules (web/app/*.py, imported from the top level).
     pyc = {f"{m.rpartition('/')[0]}/__pycache__/{m.rpartition('/')[2][:-3]}.cpython-314.pyc"
            for m in modules}
-    assert set(names) - set(modules) <= pyc
+    app = {f"__pycache__/{p.stem}.cpython-314.pyc" for p in (build.WEB / "app").glob("*.py")}
+    assert set(names) - set(modules) <= pyc | app
+    assert {f"__pycache__/{m}.cpython-314.pyc" for m in ("yams_app", "dom", "embed")} <= set(names)
     info = json.loads((dist_dir / "build-info.json").read_text())
     assert info["pyodide"]["version"] == "314.0.7"
     assert info["pyscript"]["version"] == "0.7.31"

@@ -307,9 +307,13 @@ class YamsState(State):
             ) != list(action.keep):
                 raise IllegalAction("Les dés gardés ne correspondent pas aux dés sur la table.")
             return places
+        return self.places_of(action.keep)
+
+    def places_of(self, keep) -> tuple[int, ...]:
+        """The dice on the table that keeping these faces holds: the leftmost of equal faces."""
         free = list(range(DICE))
         places = []
-        for face in action.keep:
+        for face in keep:
             place = next(p for p in free if self.dice[p] == face)
             free.remove(place)
             places.append(place)

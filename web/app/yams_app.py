@@ -436,7 +436,7 @@ class YamsPage:
                 return
             action = bot(state)
             if isinstance(action, Roll) and action.keep:
-                self.held = set(self._places_of(state.dice, action.keep))
+                self.held = set(state.places_of(action.keep))
                 self.render()
                 await asyncio.sleep(self.pace / 2)
                 if generation != self.generation:
@@ -548,7 +548,7 @@ class YamsPage:
         action = self.match.game.parse_action(button.dataset.advice)
         if isinstance(action, Roll) and action.keep:
             # Show the advised dice as kept; the player rolls when ready.
-            self.held = set(self._places_of(self.match.state.dice, action.keep))
+            self.held = set(self.match.state.places_of(action.keep))
             self._save()
             self.render()
             by_id("roll").focus()
@@ -612,14 +612,6 @@ class YamsPage:
         if isinstance(action, Score):
             return state.rules.boxes[state.rules.index[action.box]].label
         return "garder " + " ".join(map(str, action.keep)) if action.keep else "tout relancer"
-
-    @staticmethod
-    def _places_of(dice, keep):
-        free = list(range(len(dice)))
-        for face in keep:
-            place = next(p for p in free if dice[p] == face)
-            free.remove(place)
-            yield place
 
     def _save(self):
         blob = {"record": self.match.to_record(), "held": sorted(self.held)}
@@ -840,6 +832,8 @@ class YamsPage:
 
     def _measure_play(self):
         # On phones the dice panel is sticky: the sheet's column names stick just below it.
+        if window.innerWidth >= 860:
+            return  # wider screens: the panel does not cover the sheet (see style.css)
         play = by_id("table").querySelector(".play")
         height = 0 if play.classList.contains("advising") else play.offsetHeight
         document.documentElement.style.setProperty("--play-h", f"{height}px")

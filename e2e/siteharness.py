@@ -17,6 +17,7 @@ Environment variables:
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -52,22 +53,36 @@ LOCAL_SCHEMES = {"data", "blob", "about", "chrome", "chrome-extension", "devtool
 #: same relative URLs as a real page of web/); never part of dist/.
 BLANK_PAGE = "__e2e_blank__.html"
 PYSCRIPT_PAGE = "__e2e_pyscript__.html"
-TEST_PAGES = {
-    BLANK_PAGE: b"<!doctype html><html><head><meta charset='utf-8'>"
-                b"<title>blank</title></head><body></body></html>",
-    # The minimal PyScript page: vendored interpreter, pygames.zip unpacked by
-    # the `files` config into the cwd.  Sets body[data-status] when done.
-    PYSCRIPT_PAGE: b"""<!doctype html><html><head><meta charset="utf-8"><title>pyscript smoke</title>
-<link rel="stylesheet" href="./vendor/pyscript/core.css">
-<script type="module" src="./vendor/pyscript/core.js"></script></head><body>
-<script type="py" config='{"interpreter": "./vendor/pyodide/pyodide.mjs", "files": {"./pygames.zip": "./*"}}'>
+
+
+def runtime_names(dist: Path = DIST) -> dict:
+    """The content-named runtime files of a build (build-info.json's ``runtime``):
+    ``stdlib``, ``package`` (pygames-<hash>.zip), ``snapshot`` (or None), ..."""
+    return json.loads((dist / "build-info.json").read_text(encoding="utf-8"))["runtime"]
+
+
+def test_pages() -> dict[str, bytes]:
+    """The throw-away pages (they name this build's files)."""
+    package = runtime_names()["package"]
+    return {
+        BLANK_PAGE: b"<!doctype html><html><head><meta charset='utf-8'>"
+                    b"<title>blank</title></head><body></body></html>",
+        # The minimal PyScript page: vendored interpreter, the game's zip unpacked by
+        # PyScript's `files`, then `import pygames`.
+        PYSCRIPT_PAGE: f"""<!doctype html><html><head><meta charset="utf-8"><title>pyscript smoke</title>
+<link rel="stylesheet" href="./{PYSCRIPT_DIR}/core.css">
+<script type="module" src="./{PYSCRIPT_DIR}/core.js"></script></head><body>
+<script type="py" config='{{"interpreter": "./js/pyodide-fast.mjs", "files": {{"./{package}": "./*"}}}}'>
 import sys
 from pyscript import document
 import pygames
 document.body.dataset.status = "ok " + sys.version.split()[0] + " " + ",".join(pygames.__path__)
-</script></body></html>""",
-}
+</script></body></html>""".encode(),
+    }
 
+
+PYODIDE_DIR = build.PYODIDE_DIR
+PYSCRIPT_DIR = build.PYSCRIPT_DIR
 PYODIDE_MJS = f"{build.PYODIDE_DIR}/pyodide.mjs"
 PYSCRIPT_CORE = f"{build.PYSCRIPT_DIR}/core.js"
 
@@ -101,7 +116,7 @@ def site_prefix() -> str:
 
 def start_site(extra_files: dict[str, bytes] | None = None, prefix: str | None = None):
     """Serve dist/ (with the test pages) on a free port: ``(server, site_url)``."""
-    pages = dict(TEST_PAGES)
+    pages = test_pages()
     pages.update(extra_files or {})
     return serve.start_server(DIST, prefix=prefix or site_prefix(), extra_files=pages)
 
@@ -165,14 +180,15 @@ def screenshot(page, name: str, full_page: bool = True) -> Path:
 
 # -- bare Pyodide boot -------------------------------------------------------------
 #: JS run in the page: import the vendored pyodide.mjs, boot, run ``1+1``.
-#: Optionally unpack pygames.zip and run some Python.  Times in ms from the
+#: Optionally unpack the game's zip and run some Python.  ``stdLibURL``: the build's
+#: content-named standard library (null: Pyodide's default python_stdlib.zip).  Times in ms from the
 #: start of the evaluation (performance.now()).
 BOOT_JS = """
-async ([mjsUrl, zipUrl, code]) => {
+async ([mjsUrl, zipUrl, code, stdLibURL]) => {
   const t0 = performance.now();
   const { loadPyodide } = await import(mjsUrl);
   const tImport = performance.now();
-  const py = await loadPyodide();
+  const py = await loadPyodide(stdLibURL ? { stdLibURL } : {});
   const tLoaded = performance.now();
   const two = py.runPython("1+1");
   const tReady = performance.now();
@@ -209,8 +225,10 @@ def boot_pyodide(page, site_url: str, *, with_package: bool = False, code: str |
     if goto_blank:
         page.goto(site_url + BLANK_PAGE)
     page.set_default_timeout(timeout_ms)
-    zip_url = site_url + build.PACKAGE_ZIP if with_package else None
-    out = page.evaluate(BOOT_JS, [site_url + PYODIDE_MJS, zip_url, code])
+    names = runtime_names()
+    zip_url = site_url + names["package"] if with_package else None
+    stdlib = f"{site_url}{PYODIDE_DIR}/{names['stdlib']}"
+    out = page.evaluate(BOOT_JS, [site_url + PYODIDE_MJS, zip_url, code, stdlib])
     out["wall_ms"] = (time.perf_counter() - t0) * 1000
     if out.get("two") != 2:
         raise AssertionError(f"Pyodide did not compute 1+1: {out!r}")

@@ -32,7 +32,8 @@ BANNER_TEXT = "Nouvelle version disponible — recharger"
 SW_STATE_JS = """
 async () => {
   const reg = await navigator.serviceWorker.getRegistration();
-  const names = await caches.keys();
+  // (The precache only: not the runtime caches, e.g. the inflated memory snapshot's.)
+  const names = (await caches.keys()).filter((n) => n.includes("precache"));
   let cached = 0;
   for (const name of names) cached += (await (await caches.open(name)).keys()).length;
   const w = reg && reg.active;
@@ -43,7 +44,7 @@ async () => {
 CACHED_URLS_JS = """
 async () => {
   const urls = [];
-  for (const name of await caches.keys())
+  for (const name of (await caches.keys()).filter((n) => n.includes("precache")))
     for (const req of await (await caches.open(name)).keys()) urls.push(req.url);
   return urls.sort();
 }
@@ -53,9 +54,11 @@ async () => {
 # --- helpers --------------------------------------------------------------------------------
 
 
-def precache_entries(sw_js: str) -> dict[str, str]:
-    """url -> revision, read from the manifest inlined in sw.js."""
-    return dict(re.findall(r'\{url:"([^"]+)",revision:"([0-9a-f]+)"\}', sw_js))
+def precache_entries(sw_js: str) -> dict[str, str | None]:
+    """url -> revision (None: the URL changes with the content), read from the manifest
+    inlined in sw.js."""
+    return {url: rev or None for url, rev in
+            re.findall(r'\{url:"([^"]+)",revision:(?:"([0-9a-f]+)"|null)\}', sw_js)}
 
 
 def site_files(directory: Path) -> set[str]:
@@ -166,9 +169,20 @@ def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
     assert tables and all(f.endswith(".bin") for f in tables)
     assert set(entries) == site_files(dist_dir) - {"sw.js", ".nojekyll"} - tables
     assert "pygames-tables" in sw_js and "networkTimeoutSeconds:5" in sw_js
-    for big in ("vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/python_stdlib.zip",
+    names = siteharness.runtime_names(dist_dir)
+    pyodide = siteharness.PYODIDE_DIR
+    for big in (f"{pyodide}/pyodide.asm.wasm", f"{pyodide}/{names['stdlib']}",
+                f"{pyodide}/{names['snapshot']}", names["package"],
                 "index.html", "yams.html", "manifest.webmanifest", "build-info.json"):
         assert big in entries
+    # Files named after their content or their pinned version are precached without a
+    # revision, so that Workbox fetches them without cache busting (from the HTTP cache when
+    # the page already loaded them); the others carry the md5 of their content.
+    unrevisioned = set(re.findall(r'url:"([^"]+)",revision:null', sw_js))
+    assert unrevisioned == {e for e in entries if e.startswith("vendor/") or re.search(
+        r"-[0-9a-f]{16}\.(zip|bin\.gz)$", e)}, unrevisioned ^ set(entries)
+    assert {f"{pyodide}/pyodide.asm.wasm", names["package"]} <= unrevisioned
+    assert not {"yams.html", "pyscript.json", "js/pyodide-fast.mjs"} & unrevisioned
     # The workbox runtime is inlined: nothing is imported, no other host is named (the one URL
     # left is a documentation link inside a console warning).
     assert "importScripts" not in sw_js
@@ -225,7 +239,11 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     assert page.evaluate("!!navigator.serviceWorker.controller")
     # Pyodide fetched its own runtime files: they came from the precache.
     loaded = {u.rsplit("/", 1)[-1] for u in log.urls}
-    assert {"pyodide.asm.wasm", "python_stdlib.zip", "pygames.zip"} <= loaded, loaded
+    names = siteharness.runtime_names(site_copy)
+    assert {"pyodide.asm.wasm", names["package"]} <= loaded, loaded
+    # ...and Python was restored from the memory snapshot (inflated at the visit before).
+    boot = page.evaluate("window.pygamesBoot")
+    assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "inflated", boot
     assert not log.failures, log.failures
     play_one_turn(page)
     reload_and_wait(page)  # the saved game comes back, offline too
@@ -326,8 +344,8 @@ def make_build_b(a: Path, b: Path) -> str:
     (b / "build-info.json").unlink()
     (b / "sw.js").unlink()
     files = sorted(p for p in b.rglob("*") if p.is_file())
-    base = json.loads((a / "build-info.json").read_text())["base"]
-    build.write_build_info(b, base, files)
+    info = json.loads((a / "build-info.json").read_text())
+    build.write_build_info(b, info["base"], files, info["runtime"])
     build.write_service_worker(b)
     return json.loads((b / "build-info.json").read_text())["build"]
 
@@ -364,7 +382,8 @@ def test_new_build_over_old_one_is_offered_then_runs(browser, site_copy, tmp_pat
         assert re.sub(r"\s+", " ", banner.text_content()).strip() == BANNER_TEXT
         fetched = {p.split("?")[0] for p in server.served}
         assert {"/sw.js", "/css/style.css", "/build-info.json"} <= fetched
-        assert "/vendor/pyodide/pyodide.asm.wasm" not in fetched, "unchanged files are not downloaded again"
+        assert f"/{siteharness.PYODIDE_DIR}/pyodide.asm.wasm" not in fetched, \
+            "unchanged files are not downloaded again"
         play_one_turn(page)  # the old page keeps working with the banner up
         screenshot(page, "update-banner-375")
         page.set_viewport_size(DESKTOP)

@@ -33,15 +33,17 @@ for name, mod in list(sys.modules.items()):
 json.dumps(out)
 """
 
-HOOK = """<script type="module">
-import { hooks } from "./vendor/pyscript/core.js";
-hooks.main.onReady.add((wrap) => { window.__e2ePy = wrap.interpreter; });
+HOOK = f"""<script type="module">
+import {{ hooks }} from "./{siteharness.PYSCRIPT_DIR}/core.js";
+hooks.main.onReady.add((wrap) => {{ window.__e2ePy = wrap.interpreter; }});
 </script>"""
+CORE = f'<script type="module" src="{siteharness.PYSCRIPT_DIR}/core.js"></script>'
 PAGE = "__e2e_runtime_yams__.html"
 
 
 def test_stdlib_in_dist_is_precompiled(dist_dir):
-    with zipfile.ZipFile(dist_dir / "vendor/pyodide/python_stdlib.zip") as zf:
+    stdlib = siteharness.runtime_names(dist_dir)["stdlib"]
+    with zipfile.ZipFile(dist_dir / siteharness.PYODIDE_DIR / stdlib) as zf:
         names = zf.namelist()
     assert "json/__init__.pyc" in names and "json/__init__.py" not in names
     assert sum(n.endswith(".pyc") for n in names) > 100
@@ -61,9 +63,8 @@ def test_bare_boot_imports_pygames_from_bytecode(page, site_url, request_log):
 @pytest.fixture(scope="module")
 def hooked_site(dist_dir):
     html = (dist_dir / "yams.html").read_text(encoding="utf-8")
-    marker = '<script type="module" src="vendor/pyscript/core.js"></script>'
-    assert marker in html
-    html = html.replace(marker, HOOK + marker)
+    assert CORE in html
+    html = html.replace(CORE, HOOK + CORE)
     server, url = siteharness.start_site({PAGE: html.encode()})
     yield url
     siteharness.stop_site(server)
@@ -79,7 +80,7 @@ def test_yams_page_loads_no_stdlib_module_from_source(page, hooked_site, request
     source = sorted(f"{n} ({f})" for n, f in loaded.items() if not f.endswith(".pyc"))
     assert not source, ("the page compiled these standard-library modules from source; add "
                         f"them to web/runtime BROWSER_EXTRA: {source}")
-    # PyScript's package came with its bytecode (vendor/pyodide/pyscript-pyc.zip).
+    # PyScript's package came with its bytecode (in the game's zip).
     assert page.evaluate("""() => window.__e2ePy.runPython(
         "import os, pyscript.web; os.path.isfile(pyscript.web.__cached__)")""")
     # Fresh entropy for the dice: two draws of secrets differ, and urandom works.
@@ -89,20 +90,21 @@ def test_yams_page_loads_no_stdlib_module_from_source(page, hooked_site, request
 
 
 # -- memory snapshot (web/runtime/snapshot.mjs + web/js/pyodide-fast.mjs) ---------------------
-def _runtime_manifest(dist_dir):
-    return json.loads((dist_dir / "vendor/pyodide/runtime.json").read_text())
-
-
-def test_runtime_manifest_names_the_snapshot_of_this_zip(dist_dir):
-    import hashlib
-    manifest = _runtime_manifest(dist_dir)
-    zip_bytes = (dist_dir / "vendor/pyodide/python_stdlib.zip").read_bytes()
-    assert manifest["stdlib_sha256"] == hashlib.sha256(zip_bytes).hexdigest()
-    assert manifest["snapshot"], "the build made no snapshot"
-    snap = dist_dir / "vendor/pyodide" / manifest["snapshot"]
+def test_build_names_the_snapshot_of_these_files(dist_dir):
+    """pyodide-fast.mjs names this build's content-named files; pyscript.json unpacks the
+    same game zip."""
+    names = siteharness.runtime_names(dist_dir)
+    pyodide = dist_dir / siteharness.PYODIDE_DIR
+    assert names["snapshot"], "the build made no snapshot"
+    snap = pyodide / names["snapshot"]
     assert snap.read_bytes()[:2] == b"\x1f\x8b" and 2e6 < snap.stat().st_size < 8e6
-    assert json.loads((dist_dir / "pyscript.json").read_text())["interpreter"] == \
-        "./js/pyodide-fast.mjs"
+    fast = (dist_dir / "js/pyodide-fast.mjs").read_text(encoding="utf-8")
+    runtime = {k: names[k] for k in ("stdlib", "package", "snapshot")}
+    assert f"const RUNTIME = {json.dumps(runtime, sort_keys=True)};" in fast
+    assert (pyodide / names["stdlib"]).is_file() and (dist_dir / names["package"]).is_file()
+    config = json.loads((dist_dir / "pyscript.json").read_text())
+    assert config == {"interpreter": "./js/pyodide-fast.mjs",
+                      "files": {f"./{names['package']}": "./*"}}
 
 
 def _ready(page, url):
@@ -111,34 +113,46 @@ def _ready(page, url):
     return page.evaluate("window.pygamesBoot")
 
 
-CACHE_SNAPSHOT = """async (name) => {
-  const url = new URL("vendor/pyodide/" + name, location.href).href;
+CACHE_SNAPSHOT = f"""async (name) => {{
+  const url = new URL("{siteharness.PYODIDE_DIR}/" + name, location.href).href;
   const cache = await caches.open("e2e-runtime");
   await cache.add(url);
   return url;
+}}"""
+# The inflated form kept by js/snapshot-inflate.mjs, replaced by garbage.
+DAMAGE_INFLATED = """async (url) => {
+  const cache = await caches.open("pygames-snapshot-inflated");
+  const keys = await cache.keys();
+  await cache.put(url, new Response(new Uint8Array(1000)));
+  return keys.map((r) => r.url);
 }"""
 
 DRAWS = """() => window.__e2ePy.runPython(
   "import random, secrets; [random.random(), secrets.token_hex(8)]").toJs()"""
+# Were the game's modules imported before the page's script ran (in the snapshot)?
+PACKAGE_FROM_SNAPSHOT = """() => window.__e2ePy.runPython(
+  "import sys; sorted(m for m in sys.modules if m.startswith('pygames'))").toJs()"""
 
 
 def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir, request_log):
     """A first visit never downloads the snapshot; once it is in Cache Storage (the
-    service worker puts it there), the next visit restores it: the game works, and the
-    dice/random state are fresh at each restore."""
-    manifest = _runtime_manifest(dist_dir)
+    service worker puts it there), the next visit restores it -- inflating it, then
+    keeping the inflated form for the visits after: the game works, and the dice/random
+    state are fresh at each restore."""
+    names = siteharness.runtime_names(dist_dir)
     page = context.new_page()
     boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
     assert boot["mode"] == "plain", boot
     assert not request_log.matching(r"snapshot-.*\.gz"), "a first visit fetched the snapshot"
-    page.evaluate(CACHE_SNAPSHOT, manifest["snapshot"])
+    url = page.evaluate(CACHE_SNAPSHOT, names["snapshot"])
     page.close()
 
     draws = []
-    for _ in range(2):
+    for expected in ("gzip", "inflated"):
         page = context.new_page()
         boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
         assert boot["mode"] == "snapshot", boot
+        assert boot["snapshotFrom"] == expected, boot
         assert page.evaluate("typeof window.pygamesReadyAt") == "number"
         page.click("#start")
         page.click("#roll")
@@ -146,35 +160,77 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
         draws.append(page.evaluate(DRAWS))
         loaded = json.loads(page.evaluate("(c) => window.__e2ePy.runPython(c)", LOADED_FROM_ZIP))
         assert not [n for n, f in loaded.items() if not f.endswith(".pyc")]
+        assert {"pygames", "pygames.yams", "pygames.expert"} <= set(
+            page.evaluate(PACKAGE_FROM_SNAPSHOT))
         page.close()
     (r1, s1), (r2, s2) = draws
     assert r1 != r2, "random was not reseeded after the snapshot restore"
     assert s1 != s2
 
+    # A damaged inflated form is dropped and made again from the .gz.
+    page = context.new_page()
+    page.goto(hooked_site + siteharness.BLANK_PAGE)  # any page of the origin
+    assert page.evaluate(DAMAGE_INFLATED, url) == [url]
+    boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
+    assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "gzip", boot
+    page.close()
 
-def test_snapshot_of_another_zip_is_not_restored(context, dist_dir):
-    """runtime.json naming another zip (a stale cache after a deploy): ordinary boot."""
-    manifest = dict(_runtime_manifest(dist_dir), stdlib_sha256="0" * 64)
+
+def _hooked(dist_dir) -> bytes:
     html = (dist_dir / "yams.html").read_text(encoding="utf-8")
+    return html.replace(CORE, HOOK + CORE).encode()
+
+
+def test_snapshot_of_another_build_is_not_used(context, dist_dir):
+    """A pyscript.json that unpacks another zip than the snapshot's (a mixed-up deploy):
+    the restored interpreter is dropped for an ordinary boot."""
+    names = siteharness.runtime_names(dist_dir)
+    other = "pygames-0000000000000000.zip"
     server, url = siteharness.start_site({
-        "vendor/pyodide/runtime.json": json.dumps(manifest).encode(),
-        PAGE: html.replace('<script type="module" src="vendor/pyscript/core.js">',
-                           HOOK + '<script type="module" src="vendor/pyscript/core.js">').encode(),
+        "pyscript.json": json.dumps({"interpreter": "./js/pyodide-fast.mjs",
+                                     "files": {f"./{other}": "./*"}}).encode(),
+        other: (dist_dir / names["package"]).read_bytes(),
+        PAGE: _hooked(dist_dir),
     })
     try:
         page = context.new_page()
         _ready(page, url + PAGE + "?fresh=1")
-        page.evaluate(CACHE_SNAPSHOT, manifest["snapshot"])
+        page.evaluate(CACHE_SNAPSHOT, names["snapshot"])
         page.close()
         page = context.new_page()
         boot = _ready(page, url + PAGE + "?fresh=1")
-        assert boot["mode"] == "plain" and "differs" in boot.get("skipped", ""), boot
+        assert boot["mode"] == "plain" and "not this build" in boot.get("skipped", ""), boot
+        page.click("#start")
+        page.click("#roll")
+        page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
+    finally:
+        siteharness.stop_site(server)
+
+
+def test_damaged_snapshot_falls_back_to_an_ordinary_boot(context, dist_dir):
+    """A cached snapshot that is not one (a damaged cache entry): ordinary boot, game works."""
+    names = siteharness.runtime_names(dist_dir)
+    server, url = siteharness.start_site({
+        f"{siteharness.PYODIDE_DIR}/{names['snapshot']}": b"\x1f\x8b" + bytes(5000),
+        PAGE: _hooked(dist_dir),
+    })
+    try:
+        page = context.new_page()
+        _ready(page, url + PAGE + "?fresh=1")
+        page.evaluate(CACHE_SNAPSHOT, names["snapshot"])
+        page.close()
+        page = context.new_page()
+        boot = _ready(page, url + PAGE + "?fresh=1")
+        assert boot["mode"] == "plain" and "restore failed" in boot.get("skipped", ""), boot
+        page.click("#start")
+        page.click("#roll")
+        page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
     finally:
         siteharness.stop_site(server)
 
 
 def test_pygames_zip_carries_bytecode_for_startup_modules(dist_dir):
-    with zipfile.ZipFile(dist_dir / "pygames.zip") as zf:
+    with zipfile.ZipFile(dist_dir / siteharness.runtime_names(dist_dir)["package"]) as zf:
         names = set(zf.namelist())
     for mod in ("__init__", "core", "yams"):
         assert f"pygames/{mod}.py" in names

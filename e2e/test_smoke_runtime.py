@@ -1,10 +1,11 @@
 """Smoke tests of the vendored browser runtime: dist/ serves Pyodide and
 PyScript with the right MIME types, and both boot in headless Chromium with no
-request leaving 127.0.0.1, importing `pygames` from pygames.zip."""
+request leaving 127.0.0.1, importing `pygames` from the game's zip (pygames-<hash>.zip)."""
 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 import zipfile
 
@@ -12,10 +13,8 @@ import build
 import siteharness
 
 # Every file a boot of the vendored Pyodide requests (checked below, so that a
-# new Pyodide release asking for more files is noticed).
-PYODIDE_BOOT_FILES = {
-    "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
-}
+# new Pyodide release asking for more files is noticed), plus the build's standard library.
+PYODIDE_BOOT_FILES = {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"}
 
 
 def _head(url: str) -> tuple[int, str]:
@@ -26,16 +25,20 @@ def _head(url: str) -> tuple[int, str]:
 
 
 def test_runtime_files_are_served_with_the_right_mime_types(site_url):
+    names = siteharness.runtime_names()
+    pyodide, pyscript = build.PYODIDE_DIR, build.PYSCRIPT_DIR
     expected = {
-        "vendor/pyodide/pyodide.mjs": "text/javascript",
-        "vendor/pyodide/pyodide.asm.mjs": "text/javascript",
-        "vendor/pyodide/pyodide.asm.wasm": "application/wasm",
-        "vendor/pyodide/python_stdlib.zip": "application/zip",
-        "vendor/pyodide/pyodide-lock.json": "application/json",
-        "vendor/pyscript/core.js": "text/javascript",
-        "vendor/pyscript/core.css": "text/css",
-        build.PACKAGE_ZIP: "application/zip",
+        f"{pyodide}/pyodide.mjs": "text/javascript",
+        f"{pyodide}/pyodide.asm.mjs": "text/javascript",
+        f"{pyodide}/pyodide.asm.wasm": "application/wasm",
+        f"{pyodide}/{names['stdlib']}": "application/zip",
+        f"{pyodide}/pyodide-lock.json": "application/json",
+        f"{pyscript}/core.js": "text/javascript",
+        f"{pyscript}/core.css": "text/css",
+        names["package"]: "application/zip",
         "build-info.json": "application/json",
+        "js/pyodide-fast.mjs": "text/javascript",
+        "js/snapshot-worker.mjs": "text/javascript",
     }
     got = {path: _head(site_url + path) for path in expected}
     assert got == {path: (200, mime) for path, mime in expected.items()}
@@ -44,15 +47,22 @@ def test_runtime_files_are_served_with_the_right_mime_types(site_url):
 def test_dist_holds_every_module_and_the_pinned_runtime(dist_dir):
     modules = [p.relative_to(build.ROOT).as_posix() for p in build.package_modules()]
     assert "pygames/__init__.py" in modules
-    with zipfile.ZipFile(dist_dir / build.PACKAGE_ZIP) as zf:
+    package = siteharness.runtime_names(dist_dir)["package"]
+    assert re.fullmatch(r"pygames-[0-9a-f]{16}\.zip", package)
+    with zipfile.ZipFile(dist_dir / package) as zf:
         names = zf.namelist()
-    assert sorted(n for n in names if n.endswith(".py")) == sorted(modules)
-    # Besides the sources: the start-up modules' bytecode (web/runtime/), and that of the
-    # page's own modules (web/app/*.py, imported from the top level).
+    # The package and, at the top, the page's own modules (web/app/*.py); not in dist/app/.
+    app_py = sorted(p.name for p in (build.WEB / "app").glob("*.py"))
+    assert sorted(n for n in names if n.endswith(".py")) == sorted(modules + app_py)
+    assert not (dist_dir / "app").exists()
+    # Besides the sources: the start-up modules' bytecode (web/runtime/), that of the
+    # page's modules, and that of PyScript's own package.
     pyc = {f"{m.rpartition('/')[0]}/__pycache__/{m.rpartition('/')[2][:-3]}.cpython-314.pyc"
            for m in modules}
-    app = {f"__pycache__/{p.stem}.cpython-314.pyc" for p in (build.WEB / "app").glob("*.py")}
-    assert set(names) - set(modules) <= pyc | app
+    app = {f"__pycache__/{n[:-3]}.cpython-314.pyc" for n in app_py}
+    pyscript = {n for n in names if re.fullmatch(r"pyscript/__pycache__/\w+\.cpython-314\.pyc", n)}
+    assert len(pyscript) >= 10
+    assert set(names) - set(modules) - set(app_py) <= pyc | app | pyscript
     assert {f"__pycache__/{m}.cpython-314.pyc" for m in ("yams_app", "dom", "embed")} <= set(names)
     info = json.loads((dist_dir / "build-info.json").read_text())
     assert info["pyodide"]["version"] == "314.0.7"
@@ -86,8 +96,8 @@ def test_bare_pyodide_boots_from_vendored_files_and_imports_pygames(page, site_u
     )
     assert names == expected
     request_log.assert_all_local()
-    requested = {u.rsplit("/", 1)[1] for u in request_log.matching(r"/vendor/pyodide/")}
-    assert requested == PYODIDE_BOOT_FILES
+    requested = {u.rsplit("/", 1)[1] for u in request_log.matching(f"/{build.PYODIDE_DIR}/")}
+    assert requested == PYODIDE_BOOT_FILES | {siteharness.runtime_names()["stdlib"]}
     screenshot(page, "smoke_bare_pyodide")
 
 
@@ -102,6 +112,6 @@ def test_pyscript_page_boots_with_vendored_interpreter_and_package_zip(page, sit
     assert status.endswith("/home/pyodide/pygames")
     assert not errors
     request_log.assert_all_local()
-    assert request_log.matching(r"/vendor/pyodide/pyodide\.asm\.wasm$")
-    assert request_log.matching(r"/" + build.PACKAGE_ZIP + "$")
+    assert request_log.matching(f"/{build.PYODIDE_DIR}/" + r"pyodide\.asm\.wasm$")
+    assert request_log.matching("/" + siteharness.runtime_names()["package"] + "$")
     screenshot(page, "smoke_pyscript")

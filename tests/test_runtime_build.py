@@ -8,7 +8,9 @@ makes against the stock one of the npm package.
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -133,13 +135,17 @@ def test_build_is_reproducible(built, tmp_path, monkeypatch):
 
 def test_without_node_the_stock_zip_stays(tmp_path, monkeypatch, capsys):
     dst = tmp_path / "vendor"
-    dst.mkdir()
-    shutil.copyfile(STOCK, dst / runtime.STDLIB)
     monkeypatch.setattr(runtime.shutil, "which", lambda name: None)
     report = runtime.build_runtime(dst, quiet=True)
     assert report["mode"] == "stock"
     assert "stdlib precompile skipped" in capsys.readouterr().err
-    assert (dst / runtime.STDLIB).read_bytes() == STOCK.read_bytes()
+    manifest = report["manifest"]
+    assert manifest["stdlib_mode"] == "stock" and manifest["snapshot"] is None
+    # still named after its content
+    digest = hashlib.sha256(STOCK.read_bytes()).hexdigest()
+    assert manifest["stdlib"] == f"python_stdlib-{digest[:16]}.zip"
+    assert (dst / manifest["stdlib"]).read_bytes() == STOCK.read_bytes()
+    assert report["files"] == [dst / manifest["stdlib"]]
 
 
 def test_app_imports_are_found():
@@ -150,41 +156,124 @@ def test_app_imports_are_found():
     json.dumps(runtime.precompile_args())
 
 
-def test_build_runtime_writes_snapshot_manifest_and_package_bytecode(tmp_path):
-    """The whole step as web/build.py runs it: precompiled zip, memory snapshot made
-    with that zip (named by its hash in runtime.json), bytecode added to pygames.zip."""
-    import hashlib
+def _read_snapshot(path: Path) -> tuple[int, dict[int, bytes]]:
+    """(total length, {page index: page}) of a snapshot-*.bin.gz (web/runtime/snapshot.mjs)."""
+    import gzip
+    import struct
 
+    raw = gzip.decompress(path.read_bytes())
+    assert raw[:8] == b"PGSNAP1\0"
+    total, page, count = struct.unpack_from("<III", raw, 8)
+    index = struct.unpack_from(f"<{count}I", raw, 20)
+    data = 20 + 4 * count
+    assert len(raw) == data + count * page
+    return total, {i: raw[data + k * page:data + (k + 1) * page] for k, i in enumerate(index)}
+
+
+def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path):
+    """The whole step as web/build.py runs it: precompiled zip, game zip completed with its
+    bytecode and PyScript's, memory snapshot made with both; all three named after their
+    content."""
     import build  # web/build.py
 
     out = tmp_path / "vendor"
-    out.mkdir()
-    shutil.copyfile(STOCK, out / runtime.STDLIB)
     package = build.zip_package(tmp_path)
     before = set(zipfile.ZipFile(package).namelist())
+    assert {"yams_app.py", "dom.py", "embed.py", "pygames/core.py"} <= before
     report = runtime.build_runtime(out, package_zip=package, quiet=True)
     assert report["mode"] == "precompiled"
-    manifest = json.loads((out / runtime.MANIFEST).read_text())
-    digest = hashlib.sha256((out / runtime.STDLIB).read_bytes()).hexdigest()
-    assert manifest["stdlib_sha256"] == digest and manifest["stdlib"] == "precompiled"
-    assert manifest["snapshot"] == f"snapshot-{digest[:16]}.bin.gz"
+    manifest = report["manifest"]
+    stdlib, pkg = out / manifest["stdlib"], tmp_path / manifest["package"]
+    digest = hashlib.sha256(stdlib.read_bytes()).hexdigest()
+    assert manifest["stdlib_sha256"] == digest and manifest["stdlib_mode"] == "precompiled"
+    assert manifest["stdlib"] == f"python_stdlib-{digest[:16]}.zip"
+    pkg_digest = hashlib.sha256(pkg.read_bytes()).hexdigest()
+    assert manifest["package"] == f"pygames-{pkg_digest[:16]}.zip" == pkg.name
+    assert not package.exists()  # renamed
     snap = out / manifest["snapshot"]
-    assert snap in report["files"] and out / runtime.MANIFEST in report["files"]
-    import gzip
-    raw = gzip.decompress(snap.read_bytes())
-    assert len(raw) > 16 * 2**20  # the wasm memory
+    assert re.fullmatch(r"snapshot-[0-9a-f]{16}\.bin\.gz", snap.name)
+    assert set(report["files"]) == {stdlib, pkg, snap}
+    total, pages = _read_snapshot(snap)
+    assert total > 16 * 2**20  # the wasm memory
+    assert 0 < len(pages) * 4096 < total  # its zero pages are left out
+    assert all(any(p) for p in pages.values())
     assert manifest["snapshot_modules"] > 150
-    after = zipfile.ZipFile(package)
+    after = zipfile.ZipFile(pkg)
     added = set(after.namelist()) - before
     assert "pygames/__pycache__/core.cpython-314.pyc" in added
+    assert "__pycache__/yams_app.cpython-314.pyc" in added
     assert "pygames/__pycache__/cli.cpython-314.pyc" not in added  # not imported by the page
+    # PyScript's own package, compiled from the sources embedded in its core chunk.
+    assert "pyscript/__pycache__/__init__.cpython-314.pyc" in added
+    assert "pyscript/__pycache__/web.cpython-314.pyc" in added
     assert all(after.read(n)[:4].hex() == report["magic"] for n in added)
     assert before <= set(after.namelist())  # the sources stay (tracebacks)
-    # PyScript's own package, compiled from the sources embedded in its core chunk.
-    assert out / runtime.PYSCRIPT_PYC in report["files"]
-    with zipfile.ZipFile(out / runtime.PYSCRIPT_PYC) as zf:
-        names = zf.namelist()
-        assert "pyscript/__pycache__/__init__.cpython-314.pyc" in names
-        assert "pyscript/__pycache__/web.cpython-314.pyc" in names
-        assert all(zf.read(n)[:4].hex() == report["magic"] for n in names)
-    assert report["pyscript_pyc"] == len(names) >= 10
+    assert report["pyscript_pyc"] >= 10
+
+
+def test_snapshot_name_changes_with_the_package(tmp_path):
+    """The snapshot holds the package's modules: another package, another snapshot."""
+    import build
+
+    names = []
+    for n in range(2):
+        work = tmp_path / str(n)
+        work.mkdir()
+        package = build.zip_package(work)
+        if n:
+            with zipfile.ZipFile(package, "a") as zf:
+                zf.writestr("extra.py", "X = 1\n")
+        report = runtime.build_runtime(work / "vendor", package_zip=package, quiet=True)
+        names.append(report["manifest"]["snapshot"])
+    assert names[0] != names[1]
+
+
+NODE_READ = """
+import { expand, inflate } from %s;
+import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+try {
+  const bytes = expand(await inflate(new Response(readFileSync(process.argv[1]))));
+  console.log(JSON.stringify({length: bytes.length,
+    sha256: createHash("sha256").update(bytes).digest("hex")}));
+} catch (err) {
+  console.log(JSON.stringify({error: String(err)}));
+}
+"""
+
+
+def _node_read(path: Path) -> dict:
+    script = NODE_READ % json.dumps((ROOT / "web/js/snapshot-inflate.mjs").as_uri())
+    proc = subprocess.run(["node", "--input-type=module", "-e", script, str(path)],
+                          capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")
+def test_page_reader_rebuilds_the_memory_image(tmp_path):
+    """web/js/snapshot-inflate.mjs (what the page runs) gives back the whole memory image,
+    zero pages included, and refuses damaged files."""
+    import gzip
+    import struct
+
+    import build
+
+    package = build.zip_package(tmp_path)
+    report = runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True)
+    snap = tmp_path / "vendor" / report["manifest"]["snapshot"]
+    total, pages = _read_snapshot(snap)
+    image = bytearray(total + 4096)
+    for i, page in pages.items():
+        image[i * 4096:(i + 1) * 4096] = page
+    image = bytes(image[:total])
+    assert _node_read(snap) == {"length": total, "sha256": hashlib.sha256(image).hexdigest()}
+
+    raw = gzip.decompress(snap.read_bytes())
+    bad = tmp_path / "bad.bin.gz"
+    for damaged in (b"NOTSNAP!" + raw[8:],                       # another file
+                    raw[:-100],                                  # truncated
+                    raw[:16] + struct.pack("<I", 10**6) + raw[20:]):  # page count too large
+        bad.write_bytes(gzip.compress(damaged))
+        assert "error" in _node_read(bad), damaged[:24]
+    bad.write_bytes(snap.read_bytes()[:-20])  # a cut download
+    assert "error" in _node_read(bad)

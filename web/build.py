@@ -89,14 +89,32 @@ PYSCRIPT_SRC = NODE_MODULES / "@pyscript" / "core" / "dist"
 WORKBOX_SRC = NODE_MODULES / "workbox-build"
 SW_SCRIPT = WEB / "build_sw.mjs"
 
-#: Name of the zip of the Python package, relative to the output directory.
+#: Name of the zip of the Python package as web/pyscript.json gives it; the build names it
+#: after its content (``pygames-<hash>.zip``, see runtime.content_name).
 PACKAGE_ZIP = "pygames.zip"
-#: Where the runtimes go, relative to the output directory.
-PYODIDE_DIR = "vendor/pyodide"
-PYSCRIPT_DIR = "vendor/pyscript"
 
-#: Build tooling that lives in web/ but is not part of the site.
-WEB_EXCLUDED_TOP = {"build.py", "serve.py", "build_sw.mjs", "make_icons.py", "runtime"}
+
+def locked_version(package: str) -> str:
+    """The exact version of an npm package pinned in package-lock.json."""
+    lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
+    return lock["packages"][f"node_modules/{package}"]["version"]
+
+
+#: Where the runtimes go, relative to the output directory: named after their pinned
+#: versions, so that their URLs change with their content (the service worker then never
+#: downloads again what the page already has).  The sources write ``vendor/pyodide/`` and
+#: ``vendor/pyscript/``; the build puts these versioned paths in their place (VENDOR_REFS).
+PYODIDE_DIR = f"vendor/pyodide-{locked_version('pyodide')}"
+PYSCRIPT_DIR = f"vendor/pyscript-{locked_version('@pyscript/core')}"
+VENDOR_REFS = {"vendor/pyodide/": PYODIDE_DIR + "/", "vendor/pyscript/": PYSCRIPT_DIR + "/"}
+#: Files of web/ where VENDOR_REFS are replaced.
+VENDOR_REF_SUFFIXES = {".html", ".js", ".mjs", ".json"}
+#: The placeholder of web/js/pyodide-fast.mjs that the build fills with the runtime's names.
+RUNTIME_PLACEHOLDER = "/* filled in by web/build.py */ null"
+
+#: Build tooling that lives in web/ but is not part of the site; web/app/*.py goes into
+#: pygames.zip instead (bytecode included).
+WEB_EXCLUDED_TOP = {"build.py", "serve.py", "build_sw.mjs", "make_icons.py", "runtime", "app"}
 WEB_EXCLUDED_ANY = {"__pycache__", ".DS_Store"}
 WEB_EXCLUDED_SUFFIXES = {".pyc", ".pyo", ".md"}
 
@@ -107,9 +125,9 @@ PYODIDE_FILES = (
     "pyodide.asm.mjs",
     "pyodide.asm.js",
     "pyodide.asm.wasm",
-    "python_stdlib.zip",
     "pyodide-lock.json",
 )
+# (python_stdlib.zip: written by web/runtime/, named after its content.)
 PYODIDE_REQUIRED = ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 #: Entry points of @pyscript/core's dist; the chunks they reference follow.
@@ -150,9 +168,13 @@ def copy_web(out: Path) -> list[Path]:
             if rel_dir == Path(".") and name in WEB_EXCLUDED_TOP:
                 continue
             dst = out / rel_dir / name
-            if name.endswith(".html"):
+            if Path(name).suffix in VENDOR_REF_SUFFIXES:
+                src = Path(dirpath) / name
+                text = render_page(src) if name.endswith(".html") else src.read_text(encoding="utf-8")
+                for ref, versioned in VENDOR_REFS.items():
+                    text = text.replace(ref, versioned)
                 dst.parent.mkdir(parents=True, exist_ok=True)
-                dst.write_text(render_page(Path(dirpath) / name), encoding="utf-8")
+                dst.write_text(text, encoding="utf-8")
             else:
                 _copy(Path(dirpath) / name, dst)
             copied.append(dst)
@@ -189,14 +211,18 @@ def package_modules() -> list[Path]:
 
 
 def zip_package(out: Path) -> Path:
+    """``out/pygames.zip``: the package, stored as ``pygames/...``, and the page's modules
+    (web/app/*.py) at the top; web/runtime/ then adds bytecode and renames it."""
     dst = out / PACKAGE_ZIP
     modules = package_modules()
     if not modules:
         print(f"build.py: warning: no module found under {PACKAGE}, {PACKAGE_ZIP} is empty",
               file=sys.stderr)
+    entries = [(p.relative_to(ROOT).as_posix(), p) for p in modules]
+    entries += [(p.name, p) for p in runtime.app_modules()]
     with zipfile.ZipFile(dst, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for path in modules:
-            info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), date_time=_ZIP_DATE)
+        for name, path in entries:
+            info = zipfile.ZipInfo(name, date_time=_ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, path.read_bytes())
@@ -262,10 +288,11 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def write_build_info(out: Path, base: str, files: list[Path]) -> Path:
+def write_build_info(out: Path, base: str, files: list[Path], manifest: dict) -> Path:
     info = {
         "base": base,
-        "package_zip": PACKAGE_ZIP,
+        "package_zip": manifest["package"],
+        "runtime": manifest,
         "pyodide": {"version": _npm_version(PYODIDE_SRC), "path": PYODIDE_DIR + "/pyodide.mjs"},
         "pyscript": {"version": _npm_version(PYSCRIPT_SRC.parent), "path": PYSCRIPT_DIR + "/core.js"},
         "modules": [p.relative_to(ROOT).as_posix() for p in package_modules()],
@@ -276,6 +303,28 @@ def write_build_info(out: Path, base: str, files: list[Path]) -> Path:
     dst = out / "build-info.json"
     dst.write_text(json.dumps(info, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return dst
+
+
+def link_runtime(out: Path, manifest: dict) -> list[Path]:
+    """Point the site at this build's content-named runtime files: the RUNTIME constant of
+    js/pyodide-fast.mjs (stdlib, package, snapshot) and the ``files`` of pyscript.json
+    (``./pygames.zip`` becomes ``./pygames-<hash>.zip``).  Returns the files rewritten."""
+    fast = out / "js" / "pyodide-fast.mjs"
+    text = fast.read_text(encoding="utf-8")
+    if text.count(RUNTIME_PLACEHOLDER) != 1:
+        sys.exit(f"build.py: {fast.name} must hold `{RUNTIME_PLACEHOLDER}` exactly once")
+    names = {k: manifest[k] for k in ("stdlib", "package", "snapshot")}
+    fast.write_text(text.replace(RUNTIME_PLACEHOLDER, json.dumps(names, sort_keys=True)),
+                    encoding="utf-8")
+    config_path = out / "pyscript.json"
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    files = config.get("files", {})
+    if f"./{PACKAGE_ZIP}" not in files:
+        sys.exit(f"build.py: pyscript.json must unpack ./{PACKAGE_ZIP}")
+    config["files"] = {(f"./{manifest['package']}" if k == f"./{PACKAGE_ZIP}" else k): v
+                       for k, v in files.items()}
+    config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    return []  # both were copied by copy_web: already in the list
 
 
 def write_service_worker(out: Path) -> tuple[Path, dict]:
@@ -316,15 +365,16 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     out.mkdir(parents=True)
 
     files = copy_web(out)
-    files.append(zip_package(out))
+    package = zip_package(out)
     files += copy_pyodide(out)
-    files += runtime.build_runtime(out / PYODIDE_DIR, package_zip=out / PACKAGE_ZIP,
-                                   quiet=quiet)["files"]  # web/runtime/
+    built = runtime.build_runtime(out / PYODIDE_DIR, package_zip=package, quiet=quiet)
+    files += built["files"]  # web/runtime/: stdlib, pygames-<hash>.zip, snapshot
+    files += link_runtime(out, built["manifest"])
     files += copy_pyscript(out)
     nojekyll = out / ".nojekyll"
     nojekyll.touch()
     files.append(nojekyll)
-    files.append(write_build_info(out, base, files))
+    files.append(write_build_info(out, base, files, built["manifest"]))
     sw, precache = write_service_worker(out)
     files.append(sw)
 

@@ -6,7 +6,9 @@
 //
 // * Precaches EVERY file of <out-dir> (the glob is the list: nothing is kept by
 //   hand), each with the md5 of its content as its revision, large files
-//   included (Pyodide's wasm is ~9.6 MB).  A new build changes the revisions
+//   included (Pyodide's wasm is ~9.6 MB) -- except the files whose name already
+//   changes with their content (dontCacheBustURLsMatching below): fetched as
+//   they are, so that the files of the first visit come from the HTTP cache.  A new build changes the revisions
 //   of the files that changed, hence sw.js, hence the browser installs the new
 //   worker, which downloads only those files.
 // * Except the expert's tables (tables/*.bin, 7 MB for every ruleset and option
@@ -49,6 +51,11 @@ const { count, size, warnings } = await generateSW({
   swDest: path.join(globDirectory, "sw.js"),
   maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
   ignoreURLParametersMatching: [/.*/],
+  // Files whose URL changes with their content need no revision, so Workbox fetches them
+  // without a cache-busting parameter: what the first visit loaded comes from the HTTP
+  // cache instead of being downloaded twice.  (The runtime's content-named files and the
+  // vendor directories named after their pinned versions, see web/build.py.)
+  dontCacheBustURLsMatching: /(?:-[0-9a-f]{16}\.(?:zip|bin\.gz)$)|(?:(?:^|\/)vendor\/py(?:odide|script)-\d[^/]*\/)/,
   directoryIndex: "index.html",
   cleanupOutdatedCaches: true,
   skipWaiting: false,

@@ -39,6 +39,7 @@ import os
 import posixpath
 import sys
 import threading
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -135,8 +136,19 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             served.append(site_path)  # list.append is atomic: safe across threads
         extra = self.extra_files.get(site_path.lstrip("/"))
         if extra is not None:
-            return self._send_bytes(extra, self.guess_type(site_path))
-        return super().send_head()
+            body = self._send_bytes(extra, self.guess_type(site_path))
+        else:
+            body = super().send_head()
+        sent = getattr(self.server, "sent", None)
+        if sent is not None:
+            if body is None:
+                size = 0
+            elif isinstance(body, io.BytesIO):
+                size = len(body.getbuffer())
+            else:
+                size = os.fstat(body.fileno()).st_size
+            sent.append((site_path, getattr(self, "_status", 0), size, time.monotonic()))
+        return body
 
     def _send_bytes(self, body: bytes, content_type: str):
         self.send_response(200)
@@ -215,6 +227,9 @@ class _Server(http.server.ThreadingHTTPServer):
         #: Site-relative path of every request that reached the server (tests
         #: and benchmarks use it to tell cache hits from network fetches).
         self.served: list[str] = []
+        #: (site-relative path, status, body bytes, time.monotonic()) of every response:
+        #: a 304 (the browser's copy is still good) sends no body.
+        self.sent: list[tuple[str, int, int, float]] = []
 
     def handle_error(self, request, client_address):
         # A browser closing a connection it no longer needs is not an error worth a traceback.

@@ -21,8 +21,8 @@ import("./pyodide-fast.mjs").catch(() => {});
 // Each large runtime file finishing its download moves the bar.
 const milestones = [
   [/pyodide\.asm\.wasm$/, 55, "Python est téléchargé, préparation…"],
-  [/python_stdlib\.zip$/, 65, null],
-  [/pygames\.zip$/, 90, "Chargement des règles du jeu…"],
+  [/python_stdlib(-[0-9a-f]+)?\.zip$/, 65, null],
+  [/pygames(-[0-9a-f]+)?\.zip$/, 90, "Chargement des règles du jeu…"],
 ];
 if ("PerformanceObserver" in window) {
   new PerformanceObserver((list) => {

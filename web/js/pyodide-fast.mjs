@@ -1,15 +1,17 @@
 // PyScript's `interpreter` (web/pyscript.json): the vendored Pyodide's loadPyodide, plus the
 // memory snapshot of web/runtime/ when this browser already holds it.
 //
+// * web/build.py fills in RUNTIME below: the content-named files of this build -- the
+//   precompiled standard library, the game's zip (pyscript.json unpacks it) and the memory
+//   snapshot made with exactly those two (or null).  A name changes whenever its content
+//   does, so a snapshot is never paired with another build's files.
 // * A first visit boots as usual, from the precompiled standard library: it never waits for
 //   the snapshot (4-5 MB).  The service worker's precache fetches it in the background.
-// * A later visit (warm or offline) finds it in Cache Storage (the service worker's
-//   precache) and restores Python's memory from it instead of starting the interpreter
-//   and importing ~150 modules.  Without a service worker: always the ordinary boot.
-// * The snapshot is valid only with the very python_stdlib.zip it was made with: this
-//   module fetches the zip itself, hands Pyodide those bytes (a blob: URL) and restores the
-//   snapshot only if their SHA-256 is the one recorded in runtime.json.  Any failure falls
-//   back to the ordinary boot.
+// * A later visit (warm or offline) finds it in Cache Storage and restores Python's memory
+//   from it, with the pygames modules already imported, instead of starting the interpreter
+//   and importing ~200 modules.  js/snapshot-worker.mjs inflates it off the main thread
+//   while Pyodide compiles.  Without a service worker: always the ordinary boot.  Any
+//   failure falls back to the ordinary boot.
 // * After a restore, `random` is reseeded from fresh entropy (its state was frozen in the
 //   snapshot); `secrets`/os.urandom read crypto.getRandomValues at each call anyway.
 //   The str hash seed stays the snapshot's (it only matters against hash flooding).
@@ -21,6 +23,8 @@ import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.
 
 export { version };
 
+const RUNTIME = /* filled in by web/build.py */ null;
+
 const BASE = new URL("../vendor/pyodide/", import.meta.url);
 const boot = (window.pygamesBoot = { mode: "plain", stages: {} });
 
@@ -29,105 +33,131 @@ function stage(name, detail) {
   if (detail) dispatchEvent(new CustomEvent("py:progress", { detail }));
 }
 
-// Let the browser paint the new stage before a long main-thread task (wasm instantiation,
-// memory restore): one frame, or 50 ms in a background tab where frames do not come.
+// Let the browser paint the new stage before a long main-thread task (wasm instantiation):
+// one frame, or 50 ms in a background tab where frames do not come.
 const nextPaint = () => new Promise((resolve) => {
   const timer = setTimeout(resolve, 50);
   requestAnimationFrame(() => setTimeout(() => { clearTimeout(timer); resolve(); }, 0));
 });
 
-async function json(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: ${response.status}`);
-  return response.json();
+// Does pyscript.json (which PyScript reads too: cached) unpack this build's zip?  The
+// snapshot holds that zip's modules: with another one (a page of another build, which only
+// a mixed-up deploy could serve), the restored interpreter is dropped for an ordinary boot.
+async function sameBuild() {
+  const response = await fetch(new URL("../pyscript.json", import.meta.url));
+  if (!response.ok) return false;
+  const config = await response.json();
+  return Object.keys(config.files || {}).some((k) => k.endsWith("/" + RUNTIME.package));
 }
 
-async function sha256(buffer) {
-  const digest = await crypto.subtle.digest("SHA-256", buffer);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+// Loaded (js/snapshot-inflate.mjs) in a worker, started at once; on the main thread where
+// module workers cannot be made.  {held: a promise of whether the browser holds it,
+// bytes: a promise of the memory image}.
+function loadOffThread(url) {
+  const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
+  let answer;
+  const held = new Promise((resolve) => { answer = resolve; });
+  const bytes = new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => {
+      if ("held" in data) {
+        answer(data.held);
+      } else if (data.bytes) {
+        // (The worker goes on to store the inflated form, then is collected.)
+        boot.snapshotFrom = data.from;
+        resolve(data.bytes);
+      } else {
+        reject(new Error(data.why));
+      }
+    };
+    worker.onerror = (event) => reject(new Error(event.message || "snapshot worker failed"));
+  });
+  bytes.catch(() => answer(false));
+  worker.postMessage({ url });
+  return { held, bytes, stop: () => worker.terminate() };
+}
+
+function loadHere(url) {
+  let answer;
+  const held = new Promise((resolve) => { answer = resolve; });
+  const bytes = import("./snapshot-inflate.mjs")
+    .then(({ loadSnapshot }) => loadSnapshot(url, answer))
+    .then((found) => {
+      if (!found) throw new Error("snapshot not cached");
+      boot.snapshotFrom = found.from + " (main thread)";
+      setTimeout(() => found.keep(), 0);
+      return found.bytes;
+    });
+  bytes.catch(() => answer(false));
+  return { held, bytes, stop: () => {} };
 }
 
 // The snapshot if the browser holds it already (in Cache Storage: the service worker's
-// precache): {bytes: a promise of its decompressed bytes}; null otherwise.  Never a network
+// precache, or its inflated form): {bytes: a promise of the memory image} (in an object: an
+// async function would wait for a promise it returns); null otherwise.  Never a network
 // request: a first visit must not wait for 4-5 MB.
-async function cachedSnapshot(manifest) {
-  if (!manifest?.snapshot || typeof DecompressionStream !== "function" || !self.caches) return null;
-  // Precaches may add a revision parameter to the URL: ignoreSearch.
-  const response = await caches.match(new URL(manifest.snapshot, BASE).href, { ignoreSearch: true });
-  if (!response?.ok || !response.body) return null;
-  const stream = response.body.pipeThrough(new DecompressionStream("gzip"));
-  // Decompressed while Pyodide fetches and compiles the wasm (it awaits this promise).
-  // (Wrapped in an object: an async function would wait for the promise it returns.)
-  return {
-    bytes: new Response(stream).arrayBuffer().then((b) => {
-      stage("snapshot decompressed");
-      return new Uint8Array(b);
-    }),
-  };
+async function cachedSnapshot() {
+  if (!RUNTIME?.snapshot || typeof DecompressionStream !== "function" || !self.caches) return null;
+  const url = new URL(RUNTIME.snapshot, BASE).href;
+  let load;
+  try {
+    load = loadOffThread(url);
+  } catch {  // no module workers
+    load = loadHere(url);
+  }
+  // (Asked here too: a worker takes ~100 ms to start, Cache Storage answers in a few.)
+  const heldHere = caches.match(url, { ignoreSearch: true }).then((r) => Boolean(r?.ok));
+  if (!(await Promise.race([heldHere, load.held]))) {
+    load.stop();
+    return null;
+  }
+  const bytes = load.bytes.then((b) => { stage("snapshot decompressed"); return b; });
+  bytes.catch(() => {});
+  return { bytes };
 }
 
 // Started as soon as this module is evaluated (js/boot.js imports it early, before
-// PyScript asks for the interpreter): the zip, the manifest, the snapshot lookup, and
-// then the boot itself (below).
-async function prepare() {
+// PyScript asks for the interpreter).  PyScript's options (its stdout/stderr handlers) are
+// only known when it asks, so output goes through these forwarders.
+const sinks = { stdout: (s) => console.log(s), stderr: (s) => console.error(s) };
+const forward = { stdout: (s) => sinks.stdout(s), stderr: (s) => sinks.stderr(s) };
+
+async function start() {
   stage("start", "Loading runtime");
-  const prep = { zipBytes: null, snapshot: null };
+  const indexURL = BASE.href;
+  const withZip = RUNTIME ? { stdLibURL: new URL(RUNTIME.stdlib, BASE).href } : {};
+  let snapshot = null;
+  // Checked while Python is restored (it is only false after a mixed-up deploy).
+  const same = sameBuild().catch(() => false);
   try {
-    const manifest = json(new URL("runtime.json", BASE)).catch(() => null);
-    const response = await fetch(new URL("python_stdlib.zip", BASE));
-    if (!response.ok) throw new Error(`python_stdlib.zip: ${response.status}`);
-    prep.zipBytes = await response.arrayBuffer();
-    const m = await manifest;
-    const snapshot = await cachedSnapshot(m);
-    if (snapshot && (await sha256(prep.zipBytes)) !== m.stdlib_sha256) {
-      boot.skipped = "python_stdlib.zip differs from the snapshot's";
-      snapshot.bytes.catch(() => {});
-    } else if (snapshot) {
-      prep.snapshot = snapshot.bytes;
-    }
+    snapshot = await cachedSnapshot();
   } catch (err) {
     boot.skipped = String(err);
   }
   stage("fetched");
-  return prep;
-}
-const prepared = prepare();
-
-// The boot itself starts as soon as the runtime is fetched, without waiting for PyScript to
-// load its own chunks and config and ask: PyScript's options (its stdout/stderr handlers,
-// indexURL) are only known then, so output goes through these forwarders.
-const sinks = { stdout: (s) => console.log(s), stderr: (s) => console.error(s) };
-const forward = { stdout: (s) => sinks.stdout(s), stderr: (s) => sinks.stderr(s) };
-
-async function start({ zipBytes, snapshot }) {
-  const indexURL = BASE.href;
-  const stdLibURL = zipBytes ? URL.createObjectURL(new Blob([zipBytes])) : undefined;
-  const withZip = stdLibURL ? { stdLibURL } : {};
-  try {
-    if (snapshot) {
-      try {
-        stage("restore", "Restoring Python");
-        await nextPaint();
-        const py = await loadVendored({ ...forward, indexURL, ...withZip, _loadSnapshot: snapshot });
-        py.runPython("import random as _r; _r.seed(); del _r");
-        boot.mode = "snapshot";
-        stage("ready");
-        return py;
-      } catch (err) {
-        boot.skipped = `restore failed: ${err}`;
-        console.warn("pygames: snapshot restore failed, ordinary boot", err);
-      }
+  if (snapshot) {
+    try {
+      stage("restore", "Restoring Python");
+      const py = await loadVendored({ ...forward, indexURL, ...withZip, _loadSnapshot: {
+        // (A thenable: records when Pyodide, its script loaded, waits for the memory image.)
+        then: (ok, ko) => { stage("snapshot awaited"); return snapshot.bytes.then(ok, ko); },
+      } });
+      if (!(await same)) throw new Error("pyscript.json is not this build's");
+      py.runPython("import random as _r; _r.seed(); del _r");
+      boot.mode = "snapshot";
+      stage("ready");
+      return py;
+    } catch (err) {
+      boot.skipped = `restore failed: ${err}`;
+      console.warn("pygames: snapshot restore failed, ordinary boot", err);
     }
-    stage("python", "Starting Python");
-    await nextPaint();
-    const py = await loadVendored({ ...forward, indexURL, ...withZip });
-    stage("ready");
-    return py;
-  } finally {
-    if (stdLibURL) setTimeout(() => URL.revokeObjectURL(stdLibURL), 0);
   }
+  stage("python", "Starting Python");
+  await nextPaint();
+  const py = await loadVendored({ ...forward, indexURL, ...withZip });
+  stage("ready");
+  return py;
 }
-const started = prepared.then(start);
+const started = start();
 started.catch(() => {});  // reported to the caller of loadPyodide
 
 // PyScript's call (options: {stdout, stderr, indexURL}; packages, lock files and the like
@@ -135,7 +165,8 @@ started.catch(() => {});  // reported to the caller of loadPyodide
 export async function loadPyodide(options = {}) {
   const unsupported = Object.keys(options).filter((k) => !["stdout", "stderr", "indexURL"].includes(k));
   if (unsupported.length) {
-    return loadVendored({ ...options, indexURL: BASE.href });
+    return loadVendored({ ...options, indexURL: BASE.href,
+      ...(RUNTIME ? { stdLibURL: new URL(RUNTIME.stdlib, BASE).href } : {}) });
   }
   if (options.stdout) sinks.stdout = options.stdout;
   if (options.stderr) sinks.stderr = options.stderr;

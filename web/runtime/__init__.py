@@ -57,15 +57,13 @@ PACKAGE = ROOT / "pygames"
 APP = ROOT / "web" / "app"
 PYODIDE_SRC = ROOT / "node_modules" / "pyodide"
 PYSCRIPT_DIST = ROOT / "node_modules" / "@pyscript" / "core" / "dist"
-#: Bytecode of PyScript's own Python package, next to the zip; unpacked into
-#: the working directory by the ``files`` of web/pyscript.json.
+#: Bytecode of PyScript's own Python package, written next to the zip, then
+#: merged into pygames.zip (unpacked into the working directory by PyScript).
 PYSCRIPT_PYC = "pyscript-pyc.zip"
 CACHE = ROOT / "node_modules" / ".cache" / "pygames-runtime"
 SCRIPT = HERE / "precompile.mjs"
 SNAPSHOT_SCRIPT = HERE / "snapshot.mjs"
 STDLIB = "python_stdlib.zip"
-#: Written next to the zip, read by web/js/pyodide-fast.mjs.
-MANIFEST = "runtime.json"
 
 #: Modules a page imports that neither a Node boot nor pygames does: PyScript's
 #: own Python package imports ``html``; unpacking ``files`` zips decodes names
@@ -213,19 +211,27 @@ def precompile(dst: Path, *, package_zip: Path | None = None, quiet: bool = Fals
     return report
 
 
-def snapshot(stdlib_zip: Path, hot: list[str], out_dir: Path) -> dict:
-    """Make the memory snapshot for *stdlib_zip* into *out_dir* (cached like
-    the zip); returns snapshot.mjs's report plus ``name`` and ``seconds``."""
+def content_name(stem: str, digest: str, suffix: str) -> str:
+    """``stem-<16 hex digits of digest><suffix>``: the names of files whose content may change
+    from one build to the next (the service worker then never re-downloads a file it has)."""
+    return f"{stem}-{digest[:16]}{suffix}"
+
+
+def snapshot(stdlib_zip: Path, package_zip: Path | None, modules: list[str], out_dir: Path) -> dict:
+    """Make the memory snapshot for *stdlib_zip* and *package_zip* (the zip the page unpacks
+    into its working directory) into *out_dir*, with *modules* imported (cached like the
+    zip); returns snapshot.mjs's report plus ``name`` and ``seconds``."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("node is not installed")
     start = time.perf_counter()
     h = hashlib.sha256(stdlib_zip.read_bytes())
+    h.update(package_zip.read_bytes() if package_zip else b"")
     for path in (SNAPSHOT_SCRIPT, PYODIDE_SRC / "pyodide.asm.wasm", PYODIDE_SRC / "package.json"):
         h.update(path.read_bytes())
-    h.update(json.dumps(hot).encode())
-    key = h.hexdigest()[:20]
-    cached, cached_report = CACHE / f"snapshot-{key}.gz", CACHE / f"snapshot-{key}.json"
+    h.update(json.dumps(modules).encode())
+    key = h.hexdigest()
+    cached, cached_report = CACHE / f"snapshot-{key[:20]}.gz", CACHE / f"snapshot-{key[:20]}.json"
     if cached.is_file() and cached_report.is_file():
         report = json.loads(cached_report.read_text())
         report["cached"] = True
@@ -233,7 +239,9 @@ def snapshot(stdlib_zip: Path, hot: list[str], out_dir: Path) -> dict:
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(".tmp")
         args = [node, str(SNAPSHOT_SCRIPT), str(PYODIDE_SRC), str(stdlib_zip), str(tmp)]
-        for mod in hot:
+        if package_zip:
+            args += ["--package-zip", str(package_zip)]
+        for mod in modules:
             args += ["--import", mod]
         proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=600)
         if proc.returncode != 0:
@@ -243,37 +251,62 @@ def snapshot(stdlib_zip: Path, hot: list[str], out_dir: Path) -> dict:
         cached_report.write_text(json.dumps(report, indent=1))
         report["cached"] = False
         entries = sorted(CACHE.glob("snapshot-*.gz"), key=lambda p: p.stat().st_mtime)
-        for old in entries[:-2]:
+        for old in entries[:-3]:
             old.unlink(missing_ok=True)
             old.with_suffix(".json").unlink(missing_ok=True)
-    # The name carries the zip's hash: a new build never reuses a cached old one.
-    report["name"] = f"snapshot-{report['stdlib_sha256'][:16]}.bin.gz"
+    # The name covers both zips (and the rest of the key): a build never reuses another's.
+    report["name"] = content_name("snapshot", key, ".bin.gz")
     shutil.copyfile(cached, out_dir / report["name"])
     report["seconds"] = time.perf_counter() - start
     return report
 
 
+def _merge_zip(src: Path, dst: Path) -> int:
+    """Append the entries of zip *src* to zip *dst*; returns how many."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "a", zipfile.ZIP_DEFLATED) as zout:
+        names = set(zout.namelist())
+        added = 0
+        for info in zin.infolist():
+            if info.filename not in names:
+                zout.writestr(info, zin.read(info))
+                added += 1
+    return added
+
+
 def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: bool = False,
                   make_snapshot: bool = True) -> dict:
-    """Replace ``python_stdlib.zip`` in *pyodide_out* (dist/vendor/pyodide) by
-    the precompiled one, add the memory snapshot made with it and write
-    ``runtime.json`` (``{"stdlib_sha256", "snapshot": file name or null, ...}``).
-    Falls back to the stock zip and no snapshot (and says so) when Node is
-    missing or a step fails, so that a build always yields a working site."""
+    """Write into *pyodide_out* (dist/vendor/pyodide-<version>) the precompiled standard
+    library and the memory snapshot made with it, and complete *package_zip*
+    (dist/pygames.zip: its bytecode, and PyScript's package bytecode), all three renamed
+    after their content.  Returns a report whose ``manifest`` names them::
+
+        {"stdlib": "python_stdlib-<hash>.zip", "package": "pygames-<hash>.zip" or None,
+         "snapshot": "snapshot-<hash>.bin.gz" or None, "stdlib_mode": "precompiled"/"stock", ...}
+
+    (web/build.py writes it into js/pyodide-fast.mjs and build-info.json), and whose
+    ``files`` are the paths written.  Falls back to the stock zip and no snapshot (and says
+    so) when Node is missing or a step fails, so that a build always yields a working site."""
     pyodide_out = Path(pyodide_out)
-    dst = pyodide_out / STDLIB
-    manifest: dict = {"stdlib": "stock", "snapshot": None}
+    pyodide_out.mkdir(parents=True, exist_ok=True)
+    work = pyodide_out / (STDLIB + ".tmp")
+    manifest: dict = {"stdlib_mode": "stock", "snapshot": None, "package": None}
     report: dict = {"mode": "stock"}
     try:
-        report = precompile(dst, package_zip=package_zip, quiet=quiet)
-        report["mode"] = manifest["stdlib"] = "precompiled"
+        report = precompile(work, package_zip=package_zip, quiet=quiet)
+        report["mode"] = manifest["stdlib_mode"] = "precompiled"
     except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
         print(f"build.py: WARNING: stdlib precompile skipped, the site boots the slower stock "
               f"python_stdlib.zip ({exc})", file=sys.stderr)
         report["error"] = str(exc)
+        shutil.copyfile(PYODIDE_SRC / STDLIB, work)
     if report.get("kept_hot"):
         print(f"build.py: note: kept hot modules matched by DROP: {report['kept_hot']}",
               file=sys.stderr)
+    pyscript_pyc = work.parent / PYSCRIPT_PYC
+    merged = 0
+    if package_zip and pyscript_pyc.is_file():
+        merged = _merge_zip(pyscript_pyc, package_zip)
+    pyscript_pyc.unlink(missing_ok=True)
     if not quiet and report["mode"] == "precompiled":
         print(f"  runtime: python_stdlib.zip precompiled by Python {report['version']} "
               f"({report['pyc']} .pyc, {report['source']} .py, {report['dropped']} left out), "
@@ -281,25 +314,36 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
               f"in {report['seconds']:.1f} s"
               + (f"; {report['package_pyc']} .pyc added to {package_zip.name}"
                  if package_zip else "")
-              + f"; {report.get('pyscript_pyc', 0)} .pyc of PyScript's package in {PYSCRIPT_PYC}")
-    if not (pyodide_out / PYSCRIPT_PYC).is_file():  # pyscript.json names it: never missing
-        with zipfile.ZipFile(pyodide_out / PYSCRIPT_PYC, "w"):
-            pass
-    manifest["stdlib_sha256"] = hashlib.sha256(dst.read_bytes()).hexdigest()
+              + f", and {merged} .pyc of PyScript's package")
+    digest = hashlib.sha256(work.read_bytes()).hexdigest()
+    stdlib = pyodide_out / content_name("python_stdlib", digest, ".zip")
+    work.replace(stdlib)
+    manifest.update(stdlib=stdlib.name, stdlib_sha256=digest)
+    files = [stdlib]
+    if package_zip:
+        digest = hashlib.sha256(package_zip.read_bytes()).hexdigest()
+        package = package_zip.with_name(content_name(package_zip.stem, digest, package_zip.suffix))
+        package_zip.replace(package)
+        manifest.update(package=package.name, package_sha256=digest)
+        files.append(package)
+    else:
+        package = None
     if make_snapshot and report["mode"] == "precompiled":
+        modules = report["hot"] + (package_imports() if package else [])
         try:
-            snap = snapshot(dst, report["hot"], pyodide_out)
+            snap = snapshot(stdlib, package, modules, pyodide_out)
             manifest["snapshot"] = snap["name"]
             manifest["snapshot_modules"] = snap["modules"]
             report["snapshot"] = snap
+            files.append(pyodide_out / snap["name"])
             if not quiet:
                 print(f"  runtime: memory snapshot {snap['name']}, {snap['bytes']:,d} bytes "
-                      f"({snap['raw']:,d} uncompressed, {snap['modules']} modules), "
+                      f"({snap['raw']:,d} bytes of memory, {snap['stored']:,d} not zero; "
+                      f"{snap['modules']} modules), "
                       f"{'cached' if snap['cached'] else 'built'} in {snap['seconds']:.1f} s")
         except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
             print(f"build.py: WARNING: no memory snapshot, warm visits boot from the precompiled "
                   f"standard library ({exc})", file=sys.stderr)
-    (pyodide_out / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    report["files"] = [pyodide_out / MANIFEST, pyodide_out / PYSCRIPT_PYC] + (
-        [pyodide_out / manifest["snapshot"]] if manifest["snapshot"] else [])
+    report["manifest"] = manifest
+    report["files"] = files
     return report

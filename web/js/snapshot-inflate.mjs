@@ -1,0 +1,95 @@
+// Loads the memory snapshot written by web/runtime/snapshot.mjs (`snapshot-<hash>.bin.gz`):
+// gzip of
+//   "PGSNAP1\0", u32 LE total length, u32 LE page size, u32 LE page count n,
+//   n x u32 LE page index, then those n pages
+// i.e. only the pages of Python's wasm memory that are not all zeros (about 12 of 31 MB).
+// Used by js/snapshot-worker.mjs (off the main thread) and, without workers, by
+// js/pyodide-fast.mjs itself.
+//
+// Only ever from Cache Storage (the service worker's precache holds the .gz): never the
+// network.  Inflating takes 100-250 ms, so the inflated form (12 MB) is kept in a cache of
+// its own, INFLATED, keyed by the snapshot's content-named URL, and read from there on the
+// next visits (tens of ms); entries of other snapshots are deleted when one is stored.
+
+const MAGIC = "PGSNAP1\0";
+const HEAD = 20;
+export const INFLATED = "pygames-snapshot-inflated";
+
+// The full memory image from the inflated form (a Uint8Array whose buffer holds only it:
+// transferable).  Throws on a malformed one.
+export function expand(sparse) {
+  const view = new DataView(sparse.buffer, sparse.byteOffset, sparse.byteLength);
+  if (sparse.length < HEAD || new TextDecoder("latin1").decode(sparse.subarray(0, 8)) !== MAGIC) {
+    throw new Error("not a pygames memory snapshot");
+  }
+  const total = view.getUint32(8, true);
+  const pageSize = view.getUint32(12, true);
+  const count = view.getUint32(16, true);
+  const data = HEAD + 4 * count;
+  if (!pageSize || count > Math.ceil(total / pageSize) || sparse.length !== data + count * pageSize) {
+    throw new Error("corrupt memory snapshot");
+  }
+  // Whole pages: the last one may run past `total` (zero padding).
+  const out = new Uint8Array(Math.ceil(total / pageSize) * pageSize);
+  for (let k = 0; k < count; k++) {
+    const page = view.getUint32(HEAD + 4 * k, true);
+    if (page * pageSize >= out.length) throw new Error("corrupt memory snapshot");
+    out.set(sparse.subarray(data + k * pageSize, data + (k + 1) * pageSize), page * pageSize);
+  }
+  return out.subarray(0, total);
+}
+
+// Inflate a gzip file (a Response from the cache) into one buffer of its exact size (the
+// gzip trailer's ISIZE: the inflated form is far below 4 GB).
+export async function inflate(response) {
+  const gz = new Uint8Array(await response.arrayBuffer());
+  if (gz.length < 18 || gz[0] !== 0x1f || gz[1] !== 0x8b) throw new Error("not a gzip file");
+  const size = new DataView(gz.buffer).getUint32(gz.length - 4, true);
+  const out = new Uint8Array(size);
+  const reader = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")).getReader();
+  let pos = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    if (pos + value.length > size) throw new Error("gzip longer than its trailer says");
+    out.set(value, pos);
+    pos += value.length;
+  }
+  if (pos !== size) throw new Error("truncated gzip");
+  return out;
+}
+
+// {bytes: the memory image, from: "inflated" | "gzip", keep: async () => store the inflated
+// form (call it once `bytes` is handed over)} or null when the browser does not hold the
+// snapshot `url`.
+// `held(true/false)`, if given, is told as soon as it is known whether the browser holds it.
+export async function loadSnapshot(url, held = () => {}) {
+  if (!self.caches) {
+    held(false);
+    return null;
+  }
+  const inflated = await caches.open(INFLATED);
+  const kept = await inflated.match(url);
+  const response = kept ? null : await caches.match(url, { ignoreSearch: true });
+  held(Boolean(kept || response?.ok));
+  if (kept) {
+    try {
+      const bytes = expand(new Uint8Array(await kept.arrayBuffer()));
+      return { bytes, from: "inflated", keep: async () => {} };
+    } catch {
+      await inflated.delete(url);  // damaged: start again from the .gz
+      return loadSnapshot(url);
+    }
+  }
+  if (!response?.ok) return null;
+  const sparse = await inflate(response);
+  const bytes = expand(sparse);
+  // Keep the inflated form for the next visits; forget other snapshots' (older builds).
+  const keep = async () => {
+    for (const old of await inflated.keys()) {
+      if (old.url !== url) await inflated.delete(old);
+    }
+    await inflated.put(url, new Response(sparse)).catch(() => {});  // e.g. quota: next time again
+  };
+  return { bytes, from: "gzip", keep };
+}

@@ -137,7 +137,9 @@ def test_embed_page_is_next_to_the_pyscript_config():
     (web/build.py puts web/app/*.py in it)."""
     text = _page("embed-yams.html")
     assert '<script type="py" config="pyscript.json">import yams_app</script>' in text
-    files = json.loads((WEB / "pyscript.json").read_text())["files"]
-    assert files == {"./pygames.zip": "./*"}
+    config = json.loads((WEB / "pyscript.json").read_text())
+    assert config["files"] == {"./pygames.zip": "./*"}
+    # PyScript's plugins that these pages do not use are not loaded (nor their chunks)
+    assert {"!py-editor", "!py-terminal", "!py-game"} <= set(config["plugins"])
     # the storage fallback must run before PyScript, as a classic script
     assert text.index('<script src="js/embed-storage.js"></script>') < text.index("vendor/pyscript/core.js")

@@ -20,6 +20,7 @@
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
 //   Python" (js/boot.js shows them), and window.pygamesBoot = {mode, stages (ms)}.
 import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.mjs";
+import { INFLATED, expand } from "./snapshot-inflate.mjs";
 
 export { version };
 
@@ -50,18 +51,13 @@ async function sameBuild() {
   return Object.keys(config.files || {}).some((k) => k.endsWith("/" + RUNTIME.package));
 }
 
-// Loaded (js/snapshot-inflate.mjs) in a worker, started at once; on the main thread where
-// module workers cannot be made.  {held: a promise of whether the browser holds it,
-// bytes: a promise of the memory image}.
+// Inflated (js/snapshot-inflate.mjs) in a worker; on the main thread where module workers
+// cannot be made.  {bytes: a promise of the memory image}.
 function loadOffThread(url) {
   const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
-  let answer;
-  const held = new Promise((resolve) => { answer = resolve; });
   const bytes = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
-      if ("held" in data) {
-        answer(data.held);
-      } else if (data.bytes) {
+      if (data.bytes) {
         // (The worker goes on to store the inflated form, then is collected.)
         boot.snapshotFrom = data.from;
         resolve(data.bytes);
@@ -71,46 +67,59 @@ function loadOffThread(url) {
     };
     worker.onerror = (event) => reject(new Error(event.message || "snapshot worker failed"));
   });
-  bytes.catch(() => answer(false));
   worker.postMessage({ url });
-  return { held, bytes, stop: () => worker.terminate() };
+  return { bytes };
 }
 
 function loadHere(url) {
-  let answer;
-  const held = new Promise((resolve) => { answer = resolve; });
   const bytes = import("./snapshot-inflate.mjs")
-    .then(({ loadSnapshot }) => loadSnapshot(url, answer))
+    .then(({ loadSnapshot }) => loadSnapshot(url))
     .then((found) => {
       if (!found) throw new Error("snapshot not cached");
       boot.snapshotFrom = found.from + " (main thread)";
       setTimeout(() => found.keep(), 0);
       return found.bytes;
     });
-  bytes.catch(() => answer(false));
-  return { held, bytes, stop: () => {} };
+  return { bytes };
 }
 
-// The snapshot if the browser holds it already (in Cache Storage: the service worker's
-// precache, or its inflated form): {bytes: a promise of the memory image} (in an object: an
-// async function would wait for a promise it returns); null otherwise.  Never a network
-// request: a first visit must not wait for 4-5 MB.
+// The snapshot if the browser holds it already: {bytes: a promise of the memory image} (in
+// an object: an async function would wait for a promise it returns); null otherwise.
+// * Its inflated form, kept by an earlier visit: read here (the read is not on the main
+//   thread; spreading its pages into the image takes a few ms).
+// * Else the .gz of the service worker's precache: inflated in a worker (100-250 ms)
+//   while Pyodide loads; the worker then keeps the inflated form for the next visits.
+// Never a network request: a first visit must not wait for 4-5 MB.
 async function cachedSnapshot() {
   if (!RUNTIME?.snapshot || typeof DecompressionStream !== "function" || !self.caches) return null;
   const url = new URL(RUNTIME.snapshot, BASE).href;
-  let load;
-  try {
-    load = loadOffThread(url);
-  } catch {  // no module workers
-    load = loadHere(url);
+  // The page's inline script may have started the read already (web/build.py writes it).
+  const early = window.pygamesEarlySnapshot?.url === url ? window.pygamesEarlySnapshot : null;
+  const kept = await (early?.response ?? caches.open(INFLATED).then((c) => c.match(url))).catch(() => null);
+  const fromGzip = () => {
+    try {
+      return loadOffThread(url).bytes;
+    } catch {  // no module workers
+      return loadHere(url).bytes;
+    }
+  };
+  let bytes;
+  if (kept) {
+    const buffer = (early?.response ? early.buffer : kept.arrayBuffer());
+    bytes = buffer.then((b) => {
+      const image = expand(new Uint8Array(b));
+      boot.snapshotFrom = "inflated";
+      return image;
+    }).catch(async () => {
+      // A damaged inflated form: dropped, and made again from the .gz.
+      await caches.open(INFLATED).then((c) => c.delete(url)).catch(() => {});
+      return fromGzip();
+    });
+  } else {
+    if (!(await caches.match(url, { ignoreSearch: true }))?.ok) return null;
+    bytes = fromGzip();
   }
-  // (Asked here too: a worker takes ~100 ms to start, Cache Storage answers in a few.)
-  const heldHere = caches.match(url, { ignoreSearch: true }).then((r) => Boolean(r?.ok));
-  if (!(await Promise.race([heldHere, load.held]))) {
-    load.stop();
-    return null;
-  }
-  const bytes = load.bytes.then((b) => { stage("snapshot decompressed"); return b; });
+  bytes = bytes.then((b) => { stage("snapshot decompressed"); return b; });
   bytes.catch(() => {});
   return { bytes };
 }
@@ -124,7 +133,9 @@ const forward = { stdout: (s) => sinks.stdout(s), stderr: (s) => sinks.stderr(s)
 async function start() {
   stage("start", "Loading runtime");
   const indexURL = BASE.href;
-  const withZip = RUNTIME ? { stdLibURL: new URL(RUNTIME.stdlib, BASE).href } : {};
+  // The build's standard library, and its empty lock file: this site loads no package.
+  const withZip = RUNTIME
+    ? { stdLibURL: new URL(RUNTIME.stdlib, BASE).href, lockFileContents: RUNTIME.lock } : {};
   let snapshot = null;
   // Checked while Python is restored (it is only false after a mixed-up deploy).
   const same = sameBuild().catch(() => false);

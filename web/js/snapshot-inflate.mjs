@@ -62,16 +62,11 @@ export async function inflate(response) {
 // {bytes: the memory image, from: "inflated" | "gzip", keep: async () => store the inflated
 // form (call it once `bytes` is handed over)} or null when the browser does not hold the
 // snapshot `url`.
-// `held(true/false)`, if given, is told as soon as it is known whether the browser holds it.
-export async function loadSnapshot(url, held = () => {}) {
-  if (!self.caches) {
-    held(false);
-    return null;
-  }
+export async function loadSnapshot(url) {
+  if (!self.caches) return null;
   const inflated = await caches.open(INFLATED);
   const kept = await inflated.match(url);
   const response = kept ? null : await caches.match(url, { ignoreSearch: true });
-  held(Boolean(kept || response?.ok));
   if (kept) {
     try {
       const bytes = expand(new Uint8Array(await kept.arrayBuffer()));

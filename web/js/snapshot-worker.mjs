@@ -1,12 +1,12 @@
 // Dedicated worker of js/pyodide-fast.mjs: loads the memory snapshot from Cache Storage
 // (js/snapshot-inflate.mjs; never the network) off the main thread, while the page compiles
-// Pyodide.  Message in: {url}; out: first {held: true/false} (whether the browser holds it,
-// known at once), then {bytes: Uint8Array (its buffer transferred), from} or {bytes: null, why}.
+// Pyodide.  Message in: {url}; out: {bytes: Uint8Array (its buffer transferred), from} or
+// {bytes: null, why}.  Then it stores the inflated form for the next visits.
 import { loadSnapshot } from "./snapshot-inflate.mjs";
 
 addEventListener("message", async ({ data }) => {
   try {
-    const found = await loadSnapshot(data.url, (held) => postMessage({ held }));
+    const found = await loadSnapshot(data.url);
     if (!found) {
       postMessage({ bytes: null, why: "not cached" });
       return;

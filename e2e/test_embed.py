@@ -313,3 +313,46 @@ def test_embed_bad_parameter_says_what_is_wrong(page, site_url, request_log, que
     text = page.inner_text("#error-text")
     assert text.startswith("Ce jeu intégré est mal configuré") and message in text, text
     assert page.is_hidden("#error-reload")
+
+
+def test_embed_alone_installs_offline_play(browser):
+    """A reader who only ever saw the game inside a blog post: the frame installs the site's
+    service worker, so the embedded game still loads and plays when the game's site cannot be
+    reached (the blog itself still can)."""
+    server, site = siteharness.start_site()
+    blog = BLOG_HTML.replace("SITE/", site).encode()
+    root = tempfile.TemporaryDirectory()
+    blog_srv, blog_url = siteharness.serve.start_server(
+        root.name, prefix="/", extra_files={BLOG_PAGE: blog})
+    context = browser.new_context(viewport=DESKTOP)
+    log = siteharness.RequestLog().attach(context)
+    try:
+        page = context.new_page()
+        page.goto(blog_url + BLOG_PAGE)
+        frame = wait_frame_ready(page, "#game-a")
+        wait_frame_ready(page, "#game-b")
+        # The worker is registered from the frame, for the site's scope, and precaches it.
+        state = frame.evaluate("""async () => {
+            const reg = await navigator.serviceWorker.ready;
+            while (reg.active.state !== "activated") await new Promise(r => setTimeout(r, 100));
+            const names = (await caches.keys()).filter((n) => n.includes("precache"));
+            let n = 0;
+            for (const name of names) n += (await (await caches.open(name)).keys()).length;
+            return {scope: reg.scope, cached: n};
+        }""")
+        assert state["scope"] == site and state["cached"] > 40, state
+        siteharness.stop_site(server)
+        server = None
+        page.reload()
+        frame = wait_frame_ready(page, "#game-a")
+        assert frame.evaluate("!!navigator.serviceWorker.controller")
+        assert screen(frame) == "table"
+        box, points = roll_and_score(frame)
+        assert box and points >= 0
+        log.assert_all_local()
+    finally:
+        context.close()
+        if server:
+            siteharness.stop_site(server)
+        siteharness.stop_site(blog_srv)
+        root.cleanup()

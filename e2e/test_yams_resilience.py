@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+import siteharness
+
 from yams_helpers import (
     DESKTOP,
     STORE_KEY,
@@ -265,3 +267,25 @@ def test_rules_dialog_on_setup_screen_follows_the_selected_ruleset(page, site_ur
     page.check('input[name=ruleset][value="yahtzee"]')
     _open_rules(page)
     assert _visible_rules(page) == ["yahtzee", "plain=false"]
+
+
+@pytest.mark.parametrize("name, body", [
+    ("pyodide.asm.mjs", b'throw new Error("damaged");'),
+    ("pyodide.asm.wasm", b"\0asm damaged"),
+])
+def test_broken_runtime_says_so_quickly(page, request_log, name, body):
+    """Python's runtime unusable (a damaged file): the page says it could not start, in
+    French, within seconds -- not a blank page, nor the 90 s timeout."""
+    import time
+
+    server, url = siteharness.start_site({f"{siteharness.PYODIDE_DIR}/{name}": body})
+    try:
+        start = time.monotonic()
+        page.goto(url + "yams.html?fresh=1&nosw")
+        page.wait_for_selector("#error:not([hidden])", timeout=30_000)
+        assert time.monotonic() - start < 20
+        text = page.text_content("#error-text")
+        assert "n'a pas pu démarrer" in text, text
+        assert page.locator("#loading").is_hidden()
+    finally:
+        siteharness.stop_site(server)

@@ -63,11 +63,20 @@ function fail(message) {
   panel.hidden = false;
   if (loading) loading.hidden = true;
 }
+const BROKEN = "Le jeu n'a pas pu démarrer. Rechargez la page ; si le problème continue, videz le cache du site.";
 addEventListener("error", (event) => {
   if (String(event.message || "").includes("PythonError") || event.target?.tagName === "SCRIPT") {
-    fail("Le jeu n'a pas pu démarrer. Rechargez la page ; si le problème continue, videz le cache du site.");
+    fail(BROKEN);
   }
 }, true);
+// A start-up step that failed without anyone to catch it (Python's runtime missing or
+// damaged, PyScript's config...): say so after a short grace (a late success wins), not
+// after the 90 s below.
+addEventListener("unhandledrejection", (event) => {
+  if (document.body.dataset.ready) return;
+  console.error("pygames: start-up failed:", event.reason);
+  setTimeout(() => fail(BROKEN), 3000);
+});
 setTimeout(() => fail("Le chargement est anormalement long. Vérifiez la connexion (au premier passage) puis rechargez la page."), 90000);
 
 document.getElementById("error-reload")?.addEventListener("click", () => location.reload());

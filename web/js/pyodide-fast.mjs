@@ -130,6 +130,21 @@ async function cachedSnapshot() {
 const sinks = { stdout: (s) => console.log(s), stderr: (s) => console.error(s) };
 const forward = { stdout: (s) => sinks.stdout(s), stderr: (s) => sinks.stderr(s) };
 
+// Pyodide 314 only logs a wasm that fails to instantiate ("wasm instantiation failed!") and
+// then waits forever: turn that message into an error, so that the page says it cannot start.
+function loadWatched(options) {
+  const warn = console.warn;
+  let failed;
+  const failure = new Promise((_, reject) => { failed = reject; });
+  console.warn = function (...args) {
+    if (String(args[0]).includes("wasm instantiation failed")) {
+      failed(new Error("Python's WebAssembly module could not be instantiated"));
+    }
+    return warn.apply(this, args);
+  };
+  return Promise.race([loadVendored(options), failure]).finally(() => { console.warn = warn; });
+}
+
 async function start() {
   stage("start", "Loading runtime");
   const indexURL = BASE.href;
@@ -148,7 +163,7 @@ async function start() {
   if (snapshot) {
     try {
       stage("restore", "Restoring Python");
-      const py = await loadVendored({ ...forward, indexURL, ...withZip, _loadSnapshot: {
+      const py = await loadWatched({ ...forward, indexURL, ...withZip, _loadSnapshot: {
         // (A thenable: records when Pyodide, its script loaded, waits for the memory image.)
         then: (ok, ko) => { stage("snapshot awaited"); return snapshot.bytes.then(ok, ko); },
       } });
@@ -164,7 +179,7 @@ async function start() {
   }
   stage("python", "Starting Python");
   await nextPaint();
-  const py = await loadVendored({ ...forward, indexURL, ...withZip });
+  const py = await loadWatched({ ...forward, indexURL, ...withZip });
   stage("ready");
   return py;
 }

@@ -8,28 +8,41 @@ Usage::
 What ends up in the output directory:
 
 * every file of ``web/`` except the build tooling (``build.py``, ``serve.py``,
-  ``__pycache__``/``*.pyc``) -- the pages, ``web/app/*.py``, css, ...;
-* ``pygames.zip``: every ``.py`` module of the ``pygames/`` package, found by
-  walking the tree (no hand-kept list), stored as ``pygames/...`` so that
-  unpacking it into Pyodide's working directory makes ``import pygames`` work;
-* ``vendor/pyodide/``: the files of the ``pyodide`` npm package that a boot
-  really requests (checked in headless Chromium, see below), with
-  ``python_stdlib.zip`` replaced by the precompiled one of ``web/runtime/``
-  (bytecode for the modules a boot imports; the stock zip if Node is missing),
-  its memory snapshot ``snapshot-*.bin.gz`` and ``runtime.json`` (read by
-  ``js/pyodide-fast.mjs``, the ``interpreter`` of pyscript.json); the
-  start-up modules of ``pygames.zip`` get their ``__pycache__`` bytecode;
-* ``vendor/pyscript/``: ``core.js``, ``core.css`` of ``@pyscript/core`` and
+  ``runtime/``, ``__pycache__``/``*.pyc``) and ``web/app/`` (see below) -- the
+  pages, js, css, ...; the game pages get, in place of their
+  ``<!-- runtime:early-snapshot -->`` line, the inline script that starts
+  reading the memory snapshot (EARLY_SNAPSHOT);
+* ``pygames-<hash>.zip``: every ``.py`` module of the ``pygames/`` package, found
+  by walking the tree (no hand-kept list), stored as ``pygames/...``, and the
+  page's modules (``web/app/*.py``) at its top, so that unpacking it into
+  Pyodide's working directory makes ``import pygames`` and ``import yams_app``
+  work; web/runtime/ adds the bytecode of the start-up modules and of PyScript's
+  own package, then names it after its content (pyscript.json is rewritten to
+  unpack it);
+* ``vendor/pyodide-<version>/``: the files of the ``pyodide`` npm package that
+  a boot really requests (checked in headless Chromium, see below) but its
+  standard library, replaced by the precompiled one of ``web/runtime/``
+  (``python_stdlib-<hash>.zip``; the stock zip, renamed, if Node is missing) and
+  the memory snapshot made with it (``snapshot-<hash>.bin.gz``); their names
+  are written into ``js/pyodide-fast.mjs`` (the ``interpreter`` of
+  pyscript.json) and ``build-info.json``;
+* ``vendor/pyscript-<version>/``: ``core.js``, ``core.css`` of ``@pyscript/core`` and
   every chunk reachable from them (relative ``"./x.js"`` references are
   followed automatically, source maps are left out);
-* ``build-info.json``: versions, the ``--base`` path, a sha256 of every
-  file and ``build``, a short id of the whole build (hash of those), and
+* ``build-info.json``: versions, the ``--base`` path, the runtime's file names
+  (``runtime``), a sha256 of every file and ``build``, a short id of the whole
+  build (hash of those), and
   ``.nojekyll``;
 * ``sw.js``: the service worker that precaches every file above for offline
   play, written last by ``web/build_sw.mjs`` (workbox-build, from npm).
 
-Nothing at run time is fetched from another host: the page must point PyScript
-at ``vendor/pyodide/pyodide.mjs`` through its config ``interpreter`` key.
+The vendor directories are named after the versions pinned in package-lock.json
+(the sources write ``vendor/pyodide/`` and ``vendor/pyscript/``; the build
+replaces them), so that every large file's URL changes with its content.
+
+Nothing at run time is fetched from another host: the page points PyScript at
+``js/pyodide-fast.mjs`` (which loads the vendored Pyodide) through its config
+``interpreter`` key.
 
 How relative URLs in a PyScript config resolve (checked with @pyscript/core
 0.7.31 in headless Chromium, page in ``sub/``, config file in ``conf/deep/``,
@@ -54,13 +67,15 @@ and read in its source: core.js ``relative_url`` and polyscript loader.js):
 
 Files a boot requests (Pyodide 314.0.7, measured in Chromium, both for a bare
 ``loadPyodide()`` and through PyScript): ``pyodide.mjs``,
-``pyodide-lock.json``, ``python_stdlib.zip``, ``pyodide.asm.wasm``,
-``pyodide.asm.mjs`` (older releases called it ``pyodide.asm.js``).  Nothing
-else.
-PyScript's core.js also eagerly imports its plugin chunks (py-editor,
-py-game, py-terminal, donkey, error, deprecations-manager) on every page,
-even when unused; the codemirror/xterm chunks load only when a plugin needs
-them.
+``pyodide-lock.json``, ``python_stdlib.zip`` (its ``stdLibURL``),
+``pyodide.asm.wasm``, ``pyodide.asm.mjs`` (older releases called it
+``pyodide.asm.js``).  Nothing else.  js/pyodide-fast.mjs gives it this build's
+standard library and an empty lock file (the site loads no package).
+PyScript's core.js imports its plugin chunks (py-editor, py-game,
+py-terminal, donkey, error, deprecations-manager) on every page, even when
+unused, unless the config's ``plugins`` lists them as ``"!name"``, as
+web/pyscript.json does for all but ``error``; the codemirror/xterm chunks load
+only when a plugin needs them.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ function progress(value, label) {
 
 progress(8, "Téléchargement de Python…");
 
-// Start fetching the Python runtime now rather than when PyScript asks for it (same module
-// instance as PyScript's `interpreter`, see pyscript.json).
+// Start the Python runtime now rather than when PyScript asks for it (same module instance
+// as PyScript's `interpreter`, see pyscript.json; the game pages load it first anyway).
 import("./pyodide-fast.mjs").catch(() => {});
 
 // Each large runtime file finishing its download moves the bar.

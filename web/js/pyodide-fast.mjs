@@ -2,23 +2,27 @@
 // memory snapshot of web/runtime/ when this browser already holds it.
 //
 // * web/build.py fills in RUNTIME below: the content-named files of this build -- the
-//   precompiled standard library, the game's zip (pyscript.json unpacks it) and the memory
-//   snapshot made with exactly those two (or null).  A name changes whenever its content
-//   does, so a snapshot is never paired with another build's files.
+//   precompiled standard library, the game's zip (pyscript.json unpacks it), the memory
+//   snapshot made with exactly those two (or null) -- and an empty Pyodide lock file (the
+//   site loads no package: nothing to fetch and index).  A name changes whenever its
+//   content does, so a snapshot is never paired with another build's files.
 // * A first visit boots as usual, from the precompiled standard library: it never waits for
 //   the snapshot (4-5 MB).  The service worker's precache fetches it in the background.
 // * A later visit (warm or offline) finds it in Cache Storage and restores Python's memory
 //   from it, with the pygames modules already imported, instead of starting the interpreter
-//   and importing ~200 modules.  js/snapshot-worker.mjs inflates it off the main thread
-//   while Pyodide compiles.  Without a service worker: always the ordinary boot.  Any
-//   failure falls back to the ordinary boot.
+//   and importing ~200 modules.  The first restore inflates the .gz in a worker
+//   (js/snapshot-worker.mjs) while Pyodide loads, and keeps the inflated form; the visits
+//   after read that, from the game page's first line (web/build.py's inline script).
+//   Without a service worker: always the ordinary boot.  Any failure falls back to it.
 // * After a restore, `random` is reseeded from fresh entropy (its state was frozen in the
 //   snapshot); `secrets`/os.urandom read crypto.getRandomValues at each call anyway.
 //   The str hash seed stays the snapshot's (it only matters against hash flooding).
-// * It starts as soon as js/boot.js imports it (early in the page), not when PyScript, once
-//   its own chunks and config are loaded, asks for the interpreter: the boot overlaps them.
+// * The page loads this module first, as an async module script (js/boot.js imports it too:
+//   the same instance): the boot starts before PyScript, once its own chunks and config are
+//   loaded, asks for the interpreter, and overlaps them.
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
-//   Python" (js/boot.js shows them), and window.pygamesBoot = {mode, stages (ms)}.
+//   Python" (js/boot.js shows them), and window.pygamesBoot = {mode, snapshotFrom, skipped,
+//   stages (ms)}.
 import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, expand } from "./snapshot-inflate.mjs";
 
@@ -85,8 +89,8 @@ function loadHere(url) {
 
 // The snapshot if the browser holds it already: {bytes: a promise of the memory image} (in
 // an object: an async function would wait for a promise it returns); null otherwise.
-// * Its inflated form, kept by an earlier visit: read here (the read is not on the main
-//   thread; spreading its pages into the image takes a few ms).
+// * Its inflated form, kept by an earlier visit: read here, or taken over from the page's
+//   inline script (spreading its pages into the image takes a few ms).
 // * Else the .gz of the service worker's precache: inflated in a worker (100-250 ms)
 //   while Pyodide loads; the worker then keeps the inflated form for the next visits.
 // Never a network request: a first visit must not wait for 4-5 MB.
@@ -124,9 +128,9 @@ async function cachedSnapshot() {
   return { bytes };
 }
 
-// Started as soon as this module is evaluated (js/boot.js imports it early, before
-// PyScript asks for the interpreter).  PyScript's options (its stdout/stderr handlers) are
-// only known when it asks, so output goes through these forwarders.
+// Started as soon as this module is evaluated, before PyScript asks for the interpreter.
+// PyScript's options (its stdout/stderr handlers) are only known when it asks, so output
+// goes through these forwarders.
 const sinks = { stdout: (s) => console.log(s), stderr: (s) => console.error(s) };
 const forward = { stdout: (s) => sinks.stdout(s), stderr: (s) => sinks.stderr(s) };
 

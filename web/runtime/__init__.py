@@ -3,8 +3,8 @@
 Called by web/build.py after the npm files are copied into ``dist/``::
 
     from runtime import build_runtime
-    files = build_runtime(out / "vendor/pyodide")["files"]
-    # replaced python_stdlib.zip there, wrote runtime.json and the snapshot
+    report = build_runtime(out / PYODIDE_DIR, package_zip=out / "pygames.zip")
+    report["manifest"]  # {"stdlib": "python_stdlib-<hash>.zip", "package": ..., "snapshot": ...}
 
 Why (measured, see e2e/bench_startup.py): the npm ``pyodide`` package ships the
 standard library as ``.py`` source only, and most of a boot went to compiling
@@ -20,23 +20,25 @@ Pyodide's own CPython (3.14, in Node) to
   precompiled), except the ones in :data:`DROP`, which cannot work in a browser
   page or are development tools, to pay for the larger ``.pyc``.
 
-Then ``snapshot.mjs`` boots Pyodide in Node on that zip, imports the hot
-modules and saves a memory snapshot (``snapshot-<zip hash>.bin.gz``, ~4.6 MB),
-named in ``runtime.json``.  web/js/pyodide-fast.mjs (PyScript's
-``interpreter``) restores it on visits where the browser already holds it
-(the service worker precaches it after a first visit), checking that the zip
-is the one it was made with.
+It also adds to the game's zip (``pygames.zip``, which holds the package and
+web/app/*.py: the page's ``<script type="py">`` only does ``import yams_app``)
+the bytecode of its start-up modules, and that of PyScript's own Python package
+(which PyScript writes to ``./pyscript/`` and imports at every start), compiled
+from the sources embedded in its chunks.
 
-It also compiles PyScript's own Python package (which PyScript writes to
-``./pyscript/`` and imports at every start) into ``pyscript-pyc.zip``, which
-web/pyscript.json unpacks before that, and the start-up modules of
-pygames.zip into their ``__pycache__``, as well as web/app/*.py (the page's
-``<script type="py">`` only does ``import yams_app``: a script's own source
-would be parsed and compiled at every start) into its top ``__pycache__``.
+Then ``snapshot.mjs`` boots Pyodide in Node on that standard library, unpacks
+the game's zip where the page does, imports the hot modules and the pygames
+modules and saves a memory snapshot: only its non-zero pages, gzipped (~4.7 MB).
+web/js/pyodide-fast.mjs (PyScript's ``interpreter``) restores it on visits
+where the browser already holds it (the service worker precaches it after a
+first visit).
 
-The results are cached under ``node_modules/.cache/pygames-runtime/`` keyed by
-its inputs, so a rebuild costs nothing; without Node the stock zip stays and
-the build says so.
+The three files are named after their content (:func:`content_name`): the
+snapshot's name covers both zips, so a snapshot is never paired with another
+build's files, and the service worker never downloads again a file the page
+already has.  The results are cached under ``node_modules/.cache/pygames-runtime/``
+keyed by their inputs, so a rebuild costs nothing; without Node the stock zip
+stays (renamed the same way), there is no snapshot, and the build says so.
 """
 
 from __future__ import annotations

@@ -153,6 +153,8 @@ def test_app_imports_are_found():
     mods = runtime.package_imports()
     assert "pygames" in mods and "pygames.yams" in mods
     assert "pygames.cli" not in mods and "pygames.__main__" not in mods
+    # app modules with no browser import go into the snapshot; the others cannot
+    assert runtime.pure_app_modules() == ["embed"]
     json.dumps(runtime.precompile_args())
 
 
@@ -277,3 +279,42 @@ def test_page_reader_rebuilds_the_memory_image(tmp_path):
         assert "error" in _node_read(bad), damaged[:24]
     bad.write_bytes(snap.read_bytes()[:-20])  # a cut download
     assert "error" in _node_read(bad)
+
+
+NODE_RESTORE = """
+import { expand, inflate } from %(inflate)s;
+import { readFileSync } from "node:fs";
+const [dir, stdlib, snapshot] = process.argv.slice(1);
+const { loadPyodide } = await import(%(pyodide)s);
+const bytes = expand(await inflate(new Response(readFileSync(snapshot))));
+const py = await loadPyodide({ indexURL: dir, stdLibURL: stdlib, _loadSnapshot: bytes });
+console.log(py.runPython(`
+import json, sys
+from pygames.yams import Yams
+json.dumps({"modules": sorted(sys.modules), "game": Yams().id,
+            "cwd": __import__("os").getcwd()})`));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")
+def test_snapshot_restores_with_the_game_already_imported(tmp_path):
+    """The snapshot restores (in Node, as the page does) with the pygames modules and the
+    pure app modules imported, and nothing that holds a browser object."""
+    import build
+
+    package = build.zip_package(tmp_path)
+    out = tmp_path / "vendor"
+    report = runtime.build_runtime(out, package_zip=package, quiet=True)
+    names = report["manifest"]
+    script = NODE_RESTORE % {
+        "inflate": json.dumps((ROOT / "web/js/snapshot-inflate.mjs").as_uri()),
+        "pyodide": json.dumps((runtime.PYODIDE_SRC / "pyodide.mjs").as_uri())}
+    proc = subprocess.run(
+        ["node", "--input-type=module", "-e", script, str(runtime.PYODIDE_SRC) + "/",
+         str(out / names["stdlib"]), str(out / names["snapshot"])],
+        capture_output=True, text=True, timeout=300, check=True)
+    state = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert state["game"] == "yams" and state["cwd"] == "/home/pyodide"
+    modules = set(state["modules"])
+    assert {"pygames", "pygames.yams", "pygames.bots", "pygames.expert", "embed"} <= modules
+    assert not {"yams_app", "dom", "pyscript", "js", "pygames.cli"} & modules

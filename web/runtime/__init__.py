@@ -135,6 +135,33 @@ def package_imports() -> list[str]:
     return mods or [PACKAGE.name]
 
 
+def _module_imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names - {"__future__"}
+
+
+def pure_app_modules() -> list[str]:
+    """The modules of web/app/ that import only the standard library, pygames and each
+    other -- no ``pyscript``, ``js`` or ``pyodide``, which hold browser objects: they can be
+    imported before the page exists, into the memory snapshot (e.g. ``embed``)."""
+    mods = {p.stem: _module_imports(p) for p in app_modules()}
+    allowed = _STDLIB_NAMES | {PACKAGE.name}
+    pure: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, imports in mods.items():
+            if name not in pure and imports <= allowed | pure:
+                pure.add(name)
+                changed = True
+    return sorted(pure)
+
+
 def precompile_args(package_zip: tuple[Path, Path] | None = None) -> list[str]:
     args = ["--strip-docstrings", "--path", str(ROOT)]
     if package_zip:
@@ -331,7 +358,7 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
     else:
         package = None
     if make_snapshot and report["mode"] == "precompiled":
-        modules = report["hot"] + (package_imports() if package else [])
+        modules = report["hot"] + (package_imports() + pure_app_modules() if package else [])
         try:
             snap = snapshot(stdlib, package, modules, pyodide_out)
             manifest["snapshot"] = snap["name"]

@@ -69,6 +69,8 @@ STOCK_CONFIG = "__stock_pyscript__.json"
 def stock_yams_files(dist: Path) -> dict[str, bytes]:
     config = json.loads((dist / "pyscript.json").read_text())
     config["interpreter"] = f"./{STOCK_DIR}/pyodide.mjs"
+    # (The site's interpreter writes the game's files itself; PyScript's `files` do it here.)
+    config["files"] = {f"./{siteharness.runtime_names(dist)['package']}": "./*"}
     html = (dist / "yams.html").read_text(encoding="utf-8")
     assert 'config="pyscript.json"' in html
     html = html.replace('config="pyscript.json"', f'config="{STOCK_CONFIG}"')

@@ -194,8 +194,13 @@ async ([mjsUrl, zipUrl, code, stdLibURL]) => {
   const tReady = performance.now();
   let result = null, tZip = tReady, tCode = tReady;
   if (zipUrl) {
-    const buf = await (await fetch(zipUrl)).arrayBuffer();
-    py.unpackArchive(buf, "zip");   // into the cwd, /home/pyodide, on sys.path
+    // As the site does (js/pyodide-fast.mjs): read in JS, written into the cwd, on sys.path.
+    const { readTarGz } = await import(new URL("js/untar.mjs", zipUrl).href);
+    for (const { name, data } of await readTarGz(await fetch(zipUrl))) {
+      const path = py.FS.cwd() + "/" + name;
+      py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+      py.FS.writeFile(path, data);
+    }
     tZip = performance.now();
   }
   if (code) {

@@ -180,7 +180,7 @@ def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
     # the page already loaded them); the others carry the md5 of their content.
     unrevisioned = set(re.findall(r'url:"([^"]+)",revision:null', sw_js))
     assert unrevisioned == {e for e in entries if e.startswith("vendor/") or re.search(
-        r"-[0-9a-f]{16}\.(zip|bin\.gz)$", e)}, unrevisioned ^ set(entries)
+        r"-[0-9a-f]{16}\.(zip|tar\.gz|bin\.gz)$", e)}, unrevisioned ^ set(entries)
     assert {f"{pyodide}/pyodide.asm.wasm", names["package"]} <= unrevisioned
     assert not {"yams.html", "pyscript.json", "js/pyodide-fast.mjs"} & unrevisioned
     # The workbox runtime is inlined: nothing is imported, no other host is named (the one URL

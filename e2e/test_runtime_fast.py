@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import json
+import re
+import tarfile
 import zipfile
 
 import pytest
@@ -91,8 +93,7 @@ def test_yams_page_loads_no_stdlib_module_from_source(page, hooked_site, request
 
 # -- memory snapshot (web/runtime/snapshot.mjs + web/js/pyodide-fast.mjs) ---------------------
 def test_build_names_the_snapshot_of_these_files(dist_dir):
-    """pyodide-fast.mjs names this build's content-named files; pyscript.json unpacks the
-    same game zip."""
+    """pyodide-fast.mjs names this build's content-named files."""
     names = siteharness.runtime_names(dist_dir)
     pyodide = dist_dir / siteharness.PYODIDE_DIR
     assert names["snapshot"], "the build made no snapshot"
@@ -107,8 +108,7 @@ def test_build_names_the_snapshot_of_these_files(dist_dir):
     assert runtime["lock"] == {"info": lock["info"], "packages": {}}
     assert (pyodide / names["stdlib"]).is_file() and (dist_dir / names["package"]).is_file()
     config = json.loads((dist_dir / "pyscript.json").read_text())
-    assert config["interpreter"] == "./js/pyodide-fast.mjs"
-    assert config["files"] == {f"./{names['package']}": "./*"}
+    assert config["interpreter"] == "./js/pyodide-fast.mjs" and "files" not in config
 
 
 def _ready(page, url):
@@ -185,30 +185,19 @@ def _hooked(dist_dir) -> bytes:
     return html.replace(CORE, HOOK + CORE).encode()
 
 
-def test_snapshot_of_another_build_is_not_used(context, dist_dir):
-    """A pyscript.json that unpacks another zip than the snapshot's (a mixed-up deploy):
-    the restored interpreter is dropped for an ordinary boot."""
+def test_game_files_come_with_the_interpreter(page, hooked_site, dist_dir, request_log):
+    """pyscript.json lists no `files`: js/pyodide-fast.mjs writes the game's files into the
+    working directory (from pygames-<hash>.tar.gz) before PyScript gets the interpreter."""
     names = siteharness.runtime_names(dist_dir)
-    other = "pygames-0000000000000000.zip"
-    server, url = siteharness.start_site({
-        "pyscript.json": json.dumps({"interpreter": "./js/pyodide-fast.mjs",
-                                     "files": {f"./{other}": "./*"}}).encode(),
-        other: (dist_dir / names["package"]).read_bytes(),
-        PAGE: _hooked(dist_dir),
-    })
-    try:
-        page = context.new_page()
-        _ready(page, url + PAGE + "?fresh=1")
-        page.evaluate(CACHE_SNAPSHOT, names["snapshot"])
-        page.close()
-        page = context.new_page()
-        boot = _ready(page, url + PAGE + "?fresh=1")
-        assert boot["mode"] == "plain" and "not this build" in boot.get("skipped", ""), boot
-        page.click("#start")
-        page.click("#roll")
-        page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
-    finally:
-        siteharness.stop_site(server)
+    boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=files")
+    assert "files written" in boot["stages"], boot
+    assert len(request_log.matching("/" + re.escape(names["package"]) + "$")) == 1
+    found = page.evaluate("""() => window.__e2ePy.runPython(`
+import os, yams_app, pygames
+[os.path.isfile("yams_app.py"), os.path.isfile("pygames/yams.py"),
+ os.path.isfile("__pycache__/yams_app.cpython-314.pyc"), yams_app.__file__, pygames.__file__]`).toJs()""")
+    assert found == [True, True, True, "/home/pyodide/yams_app.py",
+                     "/home/pyodide/pygames/__init__.py"]
 
 
 def test_damaged_snapshot_falls_back_to_an_ordinary_boot(context, dist_dir):
@@ -233,9 +222,9 @@ def test_damaged_snapshot_falls_back_to_an_ordinary_boot(context, dist_dir):
         siteharness.stop_site(server)
 
 
-def test_pygames_zip_carries_bytecode_for_startup_modules(dist_dir):
-    with zipfile.ZipFile(dist_dir / siteharness.runtime_names(dist_dir)["package"]) as zf:
-        names = set(zf.namelist())
+def test_game_files_carry_bytecode_for_startup_modules(dist_dir):
+    with tarfile.open(dist_dir / siteharness.runtime_names(dist_dir)["package"]) as tar:
+        names = set(tar.getnames())
     for mod in ("__init__", "core", "yams"):
         assert f"pygames/{mod}.py" in names
         assert f"pygames/__pycache__/{mod}.cpython-314.pyc" in names, mod

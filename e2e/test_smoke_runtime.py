@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-import zipfile
+import tarfile
 
 import build
 import siteharness
@@ -35,7 +35,7 @@ def test_runtime_files_are_served_with_the_right_mime_types(site_url):
         f"{pyodide}/pyodide-lock.json": "application/json",
         f"{pyscript}/core.js": "text/javascript",
         f"{pyscript}/core.css": "text/css",
-        names["package"]: "application/zip",
+        names["package"]: "application/gzip",
         "build-info.json": "application/json",
         "js/pyodide-fast.mjs": "text/javascript",
         "js/snapshot-worker.mjs": "text/javascript",
@@ -48,9 +48,9 @@ def test_dist_holds_every_module_and_the_pinned_runtime(dist_dir):
     modules = [p.relative_to(build.ROOT).as_posix() for p in build.package_modules()]
     assert "pygames/__init__.py" in modules
     package = siteharness.runtime_names(dist_dir)["package"]
-    assert re.fullmatch(r"pygames-[0-9a-f]{16}\.zip", package)
-    with zipfile.ZipFile(dist_dir / package) as zf:
-        names = zf.namelist()
+    assert re.fullmatch(r"pygames-[0-9a-f]{16}\.tar\.gz", package)
+    with tarfile.open(dist_dir / package) as tar:
+        names = tar.getnames()
     # The package and, at the top, the page's own modules (web/app/*.py); not in dist/app/.
     app_py = sorted(p.name for p in (build.WEB / "app").glob("*.py"))
     assert sorted(n for n in names if n.endswith(".py")) == sorted(modules + app_py)

@@ -132,13 +132,13 @@ def test_embed_page_rules_are_those_of_the_full_page():
 
 
 def test_embed_page_is_next_to_the_pyscript_config():
-    """PyScript resolves `interpreter` against the page and `files` against the config: both
-    work only while the page sits beside pyscript.json, whose zip ships embed.py and yams_app.py
-    (web/build.py puts web/app/*.py in it)."""
+    """PyScript resolves `interpreter` against the page: the page sits beside pyscript.json.
+    The game's files (embed.py and yams_app.py among them) come with the interpreter."""
     text = _page("embed-yams.html")
     assert '<script type="py" config="pyscript.json">import yams_app</script>' in text
     config = json.loads((WEB / "pyscript.json").read_text())
-    assert config["files"] == {"./pygames.zip": "./*"}
+    # no `files`: js/pyodide-fast.mjs (the interpreter) writes the game's files itself
+    assert config["interpreter"] == "./js/pyodide-fast.mjs" and "files" not in config
     # PyScript's plugins that these pages do not use are not loaded (nor their chunks)
     assert {"!py-editor", "!py-terminal", "!py-game"} <= set(config["plugins"])
     # the storage fallback must run before PyScript, as a classic script

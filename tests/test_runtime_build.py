@@ -186,12 +186,13 @@ def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path
     assert report["mode"] == "precompiled"
     manifest = report["manifest"]
     stdlib, pkg = out / manifest["stdlib"], tmp_path / manifest["package"]
+    import tarfile
     digest = hashlib.sha256(stdlib.read_bytes()).hexdigest()
     assert manifest["stdlib_sha256"] == digest and manifest["stdlib_mode"] == "precompiled"
     assert manifest["stdlib"] == f"python_stdlib-{digest[:16]}.zip"
     pkg_digest = hashlib.sha256(pkg.read_bytes()).hexdigest()
-    assert manifest["package"] == f"pygames-{pkg_digest[:16]}.zip" == pkg.name
-    assert not package.exists()  # renamed
+    assert manifest["package"] == f"pygames-{pkg_digest[:16]}.tar.gz" == pkg.name
+    assert not package.exists()  # served as the .tar.gz only
     snap = out / manifest["snapshot"]
     assert re.fullmatch(r"snapshot-[0-9a-f]{16}\.bin\.gz", snap.name)
     assert set(report["files"]) == {stdlib, pkg, snap}
@@ -200,16 +201,22 @@ def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path
     assert 0 < len(pages) * 4096 < total  # its zero pages are left out
     assert all(any(p) for p in pages.values())
     assert manifest["snapshot_modules"] > 150
-    after = zipfile.ZipFile(pkg)
-    added = set(after.namelist()) - before
+    with tarfile.open(pkg) as tar:
+        members = tar.getmembers()
+        after = {m.name: tar.extractfile(m).read() for m in members}
+    # reproducible: fixed dates, modes, owners; no gzip timestamp
+    assert {(m.mtime, m.mode, m.uid, m.gid, m.isfile()) for m in members} == {
+        (1577836800, 0o644, 0, 0, True)}
+    assert pkg.read_bytes()[4:8] == b"\0\0\0\0"
+    added = set(after) - before
     assert "pygames/__pycache__/core.cpython-314.pyc" in added
     assert "__pycache__/yams_app.cpython-314.pyc" in added
     assert "pygames/__pycache__/cli.cpython-314.pyc" not in added  # not imported by the page
     # PyScript's own package, compiled from the sources embedded in its core chunk.
     assert "pyscript/__pycache__/__init__.cpython-314.pyc" in added
     assert "pyscript/__pycache__/web.cpython-314.pyc" in added
-    assert all(after.read(n)[:4].hex() == report["magic"] for n in added)
-    assert before <= set(after.namelist())  # the sources stay (tracebacks)
+    assert all(after[n][:4].hex() == report["magic"] for n in added)
+    assert before <= set(after)  # the sources stay (tracebacks)
     assert report["pyscript_pyc"] >= 10
 
 
@@ -318,3 +325,61 @@ def test_snapshot_restores_with_the_game_already_imported(tmp_path):
     modules = set(state["modules"])
     assert {"pygames", "pygames.yams", "pygames.bots", "pygames.expert", "embed"} <= modules
     assert not {"yams_app", "dom", "pyscript", "js", "pygames.cli"} & modules
+
+
+NODE_UNTAR = """
+import { readTarGz } from %s;
+import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+try {
+  const files = await readTarGz(new Response(readFileSync(process.argv[1])));
+  console.log(JSON.stringify(Object.fromEntries(files.map(
+    (f) => [f.name, createHash("sha256").update(f.data).digest("hex")]))));
+} catch (err) {
+  console.log(JSON.stringify({error: String(err)}));
+}
+"""
+
+
+def _node_untar(path: Path) -> dict:
+    script = NODE_UNTAR % json.dumps((ROOT / "web/js/untar.mjs").as_uri())
+    proc = subprocess.run(["node", "--input-type=module", "-e", script, str(path)],
+                          capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")
+def test_page_reads_the_game_files_as_python_does(tmp_path):
+    """web/js/untar.mjs (how the page gets the game's files) reads pygames-<hash>.tar.gz
+    exactly as Python's tarfile does, and refuses damaged or unsafe archives."""
+    import gzip
+    import io
+    import tarfile
+
+    import build
+
+    package = build.zip_package(tmp_path)
+    report = runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True,
+                                   make_snapshot=False)
+    pkg = tmp_path / report["manifest"]["package"]
+    with tarfile.open(pkg) as tar:
+        expected = {m.name: hashlib.sha256(tar.extractfile(m).read()).hexdigest()
+                    for m in tar.getmembers()}
+    assert "yams_app.py" in expected and "pygames/core.py" in expected
+    assert _node_untar(pkg) == expected
+
+    raw = gzip.decompress(pkg.read_bytes())
+    bad = tmp_path / "bad.tar.gz"
+    damaged_header = bytearray(raw)
+    damaged_header[10] ^= 0xFF  # a name byte: the checksum no longer matches
+    for damaged in (bytes(damaged_header), raw[:700]):
+        bad.write_bytes(gzip.compress(damaged))
+        assert "error" in _node_untar(bad)
+    # a path leaving the working directory
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        entry = tarfile.TarInfo("../evil.py")
+        entry.size = 1
+        tar.addfile(entry, io.BytesIO(b"x"))
+    bad.write_bytes(gzip.compress(buf.getvalue()))
+    assert "unsafe" in _node_untar(bad)["error"]

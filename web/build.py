@@ -306,7 +306,7 @@ def _sha256(path: Path) -> str:
 def write_build_info(out: Path, base: str, files: list[Path], manifest: dict) -> Path:
     info = {
         "base": base,
-        "package_zip": manifest["package"],
+        "package": manifest["package"],
         "runtime": manifest,
         "pyodide": {"version": _npm_version(PYODIDE_SRC), "path": PYODIDE_DIR + "/pyodide.mjs"},
         "pyscript": {"version": _npm_version(PYSCRIPT_SRC.parent), "path": PYSCRIPT_DIR + "/core.js"},
@@ -346,8 +346,8 @@ def early_snapshot_script(manifest: dict) -> str:
 
 def link_runtime(out: Path, manifest: dict) -> list[Path]:
     """Point the site at this build's content-named runtime files: the RUNTIME constant of
-    js/pyodide-fast.mjs (stdlib, package, snapshot) and the ``files`` of pyscript.json
-    (``./pygames.zip`` becomes ``./pygames-<hash>.zip``).  Returns the files rewritten."""
+    js/pyodide-fast.mjs (stdlib, package, snapshot), and the game pages' inline script that
+    starts reading the snapshot.  Returns the files rewritten."""
     fast = out / "js" / "pyodide-fast.mjs"
     text = fast.read_text(encoding="utf-8")
     if text.count(RUNTIME_PLACEHOLDER) != 1:
@@ -365,14 +365,10 @@ def link_runtime(out: Path, manifest: dict) -> list[Path]:
         text = page.read_text(encoding="utf-8")
         if EARLY_MARKER in text:
             page.write_text(text.replace(EARLY_MARKER, early), encoding="utf-8")
-    config_path = out / "pyscript.json"
-    config = json.loads(config_path.read_text(encoding="utf-8"))
-    files = config.get("files", {})
-    if f"./{PACKAGE_ZIP}" not in files:
-        sys.exit(f"build.py: pyscript.json must unpack ./{PACKAGE_ZIP}")
-    config["files"] = {(f"./{manifest['package']}" if k == f"./{PACKAGE_ZIP}" else k): v
-                       for k, v in files.items()}
-    config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    config = json.loads((out / "pyscript.json").read_text(encoding="utf-8"))
+    if config.get("files"):
+        sys.exit("build.py: pyscript.json must not list `files`: js/pyodide-fast.mjs writes "
+                 "the game's files itself")
     return []  # both were copied by copy_web: already in the list
 
 

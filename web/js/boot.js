@@ -22,7 +22,7 @@ import("./pyodide-fast.mjs").catch(() => {});
 const milestones = [
   [/pyodide\.asm\.wasm$/, 55, "Python est téléchargé, préparation…"],
   [/python_stdlib(-[0-9a-f]+)?\.zip$/, 65, null],
-  [/pygames(-[0-9a-f]+)?\.zip$/, 90, "Chargement des règles du jeu…"],
+  [/pygames(-[0-9a-f]+)?\.(zip|tar\.gz)$/, 90, "Chargement des règles du jeu…"],
 ];
 if ("PerformanceObserver" in window) {
   new PerformanceObserver((list) => {

@@ -2,9 +2,10 @@
 // memory snapshot of web/runtime/ when this browser already holds it.
 //
 // * web/build.py fills in RUNTIME below: the content-named files of this build -- the
-//   precompiled standard library, the game's zip (pyscript.json unpacks it), the memory
-//   snapshot made with exactly those two (or null) -- and an empty Pyodide lock file (the
-//   site loads no package: nothing to fetch and index).  A name changes whenever its
+//   precompiled standard library, the game's files (pygames-<hash>.tar.gz: the package, the
+//   page's modules and their bytecode, written into Python's working directory here), the
+//   memory snapshot made with exactly those two (or null) -- and an empty Pyodide lock file
+//   (the site loads no package: nothing to fetch and index).  A name changes whenever its
 //   content does, so a snapshot is never paired with another build's files.
 // * A first visit boots as usual, from the precompiled standard library: it never waits for
 //   the snapshot (4-5 MB).  The service worker's precache fetches it in the background.
@@ -25,6 +26,7 @@
 //   stages (ms)}.
 import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, expand } from "./snapshot-inflate.mjs";
+import { readTarGz } from "./untar.mjs";
 
 export { version };
 
@@ -45,14 +47,38 @@ const nextPaint = () => new Promise((resolve) => {
   requestAnimationFrame(() => setTimeout(() => { clearTimeout(timer); resolve(); }, 0));
 });
 
-// Does pyscript.json (which PyScript reads too: cached) unpack this build's zip?  The
-// snapshot holds that zip's modules: with another one (a page of another build, which only
-// a mixed-up deploy could serve), the restored interpreter is dropped for an ordinary boot.
-async function sameBuild() {
-  const response = await fetch(new URL("../pyscript.json", import.meta.url));
-  if (!response.ok) return false;
-  const config = await response.json();
-  return Object.keys(config.files || {}).some((k) => k.endsWith("/" + RUNTIME.package));
+// The game's files (the pygames package, the page's modules, PyScript's bytecode): fetched
+// and read at once, written into Python's working directory before PyScript gets the
+// interpreter (PyScript's `files` would unpack them in Python, 40-70 ms).  The snapshot
+// holds the modules already imported from these very files (its name covers them).
+const gameFiles = RUNTIME?.package
+  ? fetch(new URL(`../${RUNTIME.package}`, import.meta.url)).then((response) => {
+    if (!response.ok) throw new Error(`${RUNTIME.package}: ${response.status}`);
+    return readTarGz(response);
+  })
+  : Promise.resolve([]);
+gameFiles.catch(() => {});
+
+async function install(py) {
+  const files = await gameFiles;
+  const { FS } = py;
+  const home = FS.cwd();
+  const made = new Set();
+  for (const { name, data } of files) {
+    const dir = name.includes("/") ? `${home}/${name.slice(0, name.lastIndexOf("/"))}` : home;
+    if (!made.has(dir)) {
+      FS.mkdirTree(dir);
+      made.add(dir);
+    }
+    FS.writeFile(`${home}/${name}`, data);
+  }
+  // Directory listings cached by the import system (the snapshot's, from the build) are
+  // stale now.  (Not importlib.invalidate_caches(): it imports importlib.metadata.)
+  py.runPython(`import sys
+for _f in sys.path_importer_cache.values():
+    getattr(_f, "invalidate_caches", lambda: None)()
+del _f`);
+  stage("files written");
 }
 
 // Inflated (js/snapshot-inflate.mjs) in a worker; on the main thread where module workers
@@ -156,8 +182,6 @@ async function start() {
   const withZip = RUNTIME
     ? { stdLibURL: new URL(RUNTIME.stdlib, BASE).href, lockFileContents: RUNTIME.lock } : {};
   let snapshot = null;
-  // Checked while Python is restored (it is only false after a mixed-up deploy).
-  const same = sameBuild().catch(() => false);
   try {
     snapshot = await cachedSnapshot();
   } catch (err) {
@@ -171,7 +195,7 @@ async function start() {
         // (A thenable: records when Pyodide, its script loaded, waits for the memory image.)
         then: (ok, ko) => { stage("snapshot awaited"); return snapshot.bytes.then(ok, ko); },
       } });
-      if (!(await same)) throw new Error("pyscript.json is not this build's");
+      await install(py);
       py.runPython("import random as _r; _r.seed(); del _r");
       boot.mode = "snapshot";
       stage("ready");
@@ -184,6 +208,7 @@ async function start() {
   stage("python", "Starting Python");
   await nextPaint();
   const py = await loadWatched({ ...forward, indexURL, ...withZip });
+  await install(py);
   stage("ready");
   return py;
 }

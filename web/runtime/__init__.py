@@ -306,10 +306,11 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
                   make_snapshot: bool = True) -> dict:
     """Write into *pyodide_out* (dist/vendor/pyodide-<version>) the precompiled standard
     library and the memory snapshot made with it, and complete *package_zip*
-    (dist/pygames.zip: its bytecode, and PyScript's package bytecode), all three renamed
+    (dist/pygames.zip: its bytecode, and PyScript's package bytecode), served as
+    ``pygames-<hash>.tar.gz`` (the zip is removed); all three renamed
     after their content.  Returns a report whose ``manifest`` names them::
 
-        {"stdlib": "python_stdlib-<hash>.zip", "package": "pygames-<hash>.zip" or None,
+        {"stdlib": "python_stdlib-<hash>.zip", "package": "pygames-<hash>.tar.gz" or None,
          "snapshot": "snapshot-<hash>.bin.gz" or None, "stdlib_mode": "precompiled"/"stock", ...}
 
     (web/build.py writes it into js/pyodide-fast.mjs and build-info.json), and whose
@@ -349,18 +350,10 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
     work.replace(stdlib)
     manifest.update(stdlib=stdlib.name, stdlib_sha256=digest)
     files = [stdlib]
-    if package_zip:
-        digest = hashlib.sha256(package_zip.read_bytes()).hexdigest()
-        package = package_zip.with_name(content_name(package_zip.stem, digest, package_zip.suffix))
-        package_zip.replace(package)
-        manifest.update(package=package.name, package_sha256=digest)
-        files.append(package)
-    else:
-        package = None
     if make_snapshot and report["mode"] == "precompiled":
-        modules = report["hot"] + (package_imports() + pure_app_modules() if package else [])
+        modules = report["hot"] + (package_imports() + pure_app_modules() if package_zip else [])
         try:
-            snap = snapshot(stdlib, package, modules, pyodide_out)
+            snap = snapshot(stdlib, package_zip, modules, pyodide_out)
             manifest["snapshot"] = snap["name"]
             manifest["snapshot_modules"] = snap["modules"]
             report["snapshot"] = snap
@@ -373,6 +366,42 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
         except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
             print(f"build.py: WARNING: no memory snapshot, warm visits boot from the precompiled "
                   f"standard library ({exc})", file=sys.stderr)
+    if package_zip:
+        package = package_zip.with_name(PACKAGE_STEM + TAR_SUFFIX)
+        zip_to_tar_gz(package_zip, package)
+        package_zip.unlink()
+        digest = hashlib.sha256(package.read_bytes()).hexdigest()
+        named = package.with_name(content_name(PACKAGE_STEM, digest, TAR_SUFFIX))
+        package.replace(named)
+        manifest.update(package=named.name, package_sha256=digest)
+        files.append(named)
     report["manifest"] = manifest
     report["files"] = files
     return report
+
+
+#: The game's files as the site serves them: ``pygames-<hash>.tar.gz`` (one gzip stream, which
+#: the page inflates natively and writes into Python's file system itself, see
+#: web/js/pyodide-fast.mjs; smaller than the zip, too).
+PACKAGE_STEM = "pygames"
+TAR_SUFFIX = ".tar.gz"
+_TAR_MTIME = 1577836800  # 2020-01-01: reproducible archives
+
+
+def zip_to_tar_gz(src: Path, dst: Path) -> None:
+    """The entries of zip *src* as a reproducible .tar.gz *dst* (same order, fixed dates,
+    modes and owners; no gzip timestamp)."""
+    import gzip
+    import io
+    import tarfile
+
+    with zipfile.ZipFile(src) as zin, dst.open("wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz, \
+            tarfile.open(fileobj=gz, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for info in zin.infolist():
+            if info.is_dir():
+                continue
+            data = zin.read(info)
+            entry = tarfile.TarInfo(info.filename)
+            entry.size, entry.mtime, entry.mode = len(data), _TAR_MTIME, 0o644
+            tar.addfile(entry, io.BytesIO(data))

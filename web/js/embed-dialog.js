@@ -12,7 +12,9 @@ function randomId() {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
   return GAME_PAGE + "-" + Array.from(bytes, (b) => (b % 36).toString(36)).join("");
 }
-const instance = randomId();  // one per visit: two pasted iframes keep separate saves
+// One per visit (two pasted iframes keep separate saves); drawn when first needed, not
+// while the page starts.
+let instance = null;
 
 function attr(value) {
   return String(value).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
@@ -31,6 +33,7 @@ export function snippets(game = currentRuleset()) {
   const loader = new URL("embed.js", location.href).href;
   const page = new URL(`embed-${GAME_PAGE}.html`, location.href);
   page.searchParams.set("game", game);
+  instance ??= randomId();
   page.searchParams.set("id", instance);
   return {
     loader: `<div data-pygames="${GAME_PAGE}" data-game="${attr(game)}"></div>`

@@ -69,7 +69,9 @@ async function register() {
       location.reload();
     });
   }
-  if (!sw.controller) await pageStarted();
+  // After the page has started: the first registration downloads the whole site, and a
+  // later one checks sw.js for an update -- neither should compete with the start.
+  await pageStarted();
   const reg = await sw.register(SW_URL, { scope: SCOPE.pathname, updateViaCache: "none" });
   const watch = (worker) => {
     if (!worker) return;
@@ -103,7 +105,7 @@ async function unregister() {
   }
 }
 
-showBuild();
+pageStarted().then(showBuild);
 
 if (sw && location.protocol !== "file:") {
   const noSW = new URLSearchParams(location.search).has("nosw");

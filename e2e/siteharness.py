@@ -57,7 +57,7 @@ PYSCRIPT_PAGE = "__e2e_pyscript__.html"
 
 def runtime_names(dist: Path = DIST) -> dict:
     """The content-named runtime files of a build (build-info.json's ``runtime``):
-    ``stdlib``, ``package`` (pygames-<hash>.zip), ``snapshot`` (or None), ..."""
+    ``stdlib``, ``package`` (pygames-<hash>.tar.gz), ``snapshot`` (or None), ..."""
     return json.loads((dist / "build-info.json").read_text(encoding="utf-8"))["runtime"]
 
 
@@ -67,7 +67,7 @@ def test_pages() -> dict[str, bytes]:
     return {
         BLANK_PAGE: b"<!doctype html><html><head><meta charset='utf-8'>"
                     b"<title>blank</title></head><body></body></html>",
-        # The minimal PyScript page: vendored interpreter, the game's zip unpacked by
+        # The minimal PyScript page: vendored interpreter, the game's files unpacked by
         # PyScript's `files`, then `import pygames`.
         PYSCRIPT_PAGE: f"""<!doctype html><html><head><meta charset="utf-8"><title>pyscript smoke</title>
 <link rel="stylesheet" href="./{PYSCRIPT_DIR}/core.css">
@@ -180,7 +180,7 @@ def screenshot(page, name: str, full_page: bool = True) -> Path:
 
 # -- bare Pyodide boot -------------------------------------------------------------
 #: JS run in the page: import the vendored pyodide.mjs, boot, run ``1+1``.
-#: Optionally unpack the game's zip and run some Python.  ``stdLibURL``: the build's
+#: Optionally write the game's files (as the site does) and run some Python.  ``stdLibURL``: the build's
 #: content-named standard library (null: Pyodide's default python_stdlib.zip).  Times in ms from the
 #: start of the evaluation (performance.now()).
 BOOT_JS = """

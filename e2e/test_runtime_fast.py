@@ -82,7 +82,7 @@ def test_yams_page_loads_no_stdlib_module_from_source(page, hooked_site, request
     source = sorted(f"{n} ({f})" for n, f in loaded.items() if not f.endswith(".pyc"))
     assert not source, ("the page compiled these standard-library modules from source; add "
                         f"them to web/runtime BROWSER_EXTRA: {source}")
-    # PyScript's package came with its bytecode (in the game's zip).
+    # PyScript's package came with its bytecode (in the game's files).
     assert page.evaluate("""() => window.__e2ePy.runPython(
         "import os, pyscript.web; os.path.isfile(pyscript.web.__cached__)")""")
     # Fresh entropy for the dice: two draws of secrets differ, and urandom works.

@@ -1,6 +1,6 @@
 """Smoke tests of the vendored browser runtime: dist/ serves Pyodide and
 PyScript with the right MIME types, and both boot in headless Chromium with no
-request leaving 127.0.0.1, importing `pygames` from the game's zip (pygames-<hash>.zip)."""
+request leaving 127.0.0.1, importing `pygames` from the game's files (pygames-<hash>.tar.gz)."""
 
 from __future__ import annotations
 

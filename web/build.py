@@ -12,13 +12,14 @@ What ends up in the output directory:
   pages, js, css, ...; the game pages get, in place of their
   ``<!-- runtime:early-snapshot -->`` line, the inline script that starts
   reading the memory snapshot (EARLY_SNAPSHOT);
-* ``pygames-<hash>.zip``: every ``.py`` module of the ``pygames/`` package, found
-  by walking the tree (no hand-kept list), stored as ``pygames/...``, and the
-  page's modules (``web/app/*.py``) at its top, so that unpacking it into
+* ``pygames-<hash>.tar.gz``: every ``.py`` module of the ``pygames/`` package,
+  found by walking the tree (no hand-kept list), stored as ``pygames/...``, and
+  the page's modules (``web/app/*.py``) at its top, so that writing it into
   Pyodide's working directory makes ``import pygames`` and ``import yams_app``
-  work; web/runtime/ adds the bytecode of the start-up modules and of PyScript's
-  own package, then names it after its content (pyscript.json is rewritten to
-  unpack it);
+  work (js/pyodide-fast.mjs does, before PyScript gets the interpreter: no
+  ``files`` in pyscript.json); built as ``pygames.zip``, to which web/runtime/
+  adds the bytecode of the start-up modules and of PyScript's own package, then
+  turns it into a reproducible .tar.gz named after its content;
 * ``vendor/pyodide-<version>/``: the files of the ``pyodide`` npm package that
   a boot really requests (checked in headless Chromium, see below) but its
   standard library, replaced by the precompiled one of ``web/runtime/``
@@ -60,10 +61,11 @@ and read in its source: core.js ``relative_url`` and polyscript loader.js):
   ``<py-config src=...>``); for an inline config (JSON/TOML text in the
   attribute or a ``<py-config>`` body) the base is the page.  Keeping the
   config file next to the page makes both rules agree.
-* ``{"./pygames.zip": "./*"}`` in ``files`` is supported: a target ending in
-  ``/*`` makes PyScript unpack the archive (``.zip``, ``.whl``, ``.tar.gz``)
-  into that directory -- here Pyodide's cwd ``/home/pyodide``, which is on
-  ``sys.path``, so ``import pygames`` works.
+* ``{"./pygames.tar.gz": "./*"}`` in ``files`` is supported: a target ending
+  in ``/*`` makes PyScript unpack the archive (``.zip``, ``.whl``, ``.tar.gz``)
+  into that directory -- Pyodide's cwd ``/home/pyodide``, which is on
+  ``sys.path``.  (This site does not use it any more: unpacking in Python took
+  40-70 ms of each start; js/pyodide-fast.mjs writes the files from JS.)
 
 Files a boot requests (Pyodide 314.0.7, measured in Chromium, both for a bare
 ``loadPyodide()`` and through PyScript): ``pyodide.mjs``,
@@ -104,8 +106,8 @@ PYSCRIPT_SRC = NODE_MODULES / "@pyscript" / "core" / "dist"
 WORKBOX_SRC = NODE_MODULES / "workbox-build"
 SW_SCRIPT = WEB / "build_sw.mjs"
 
-#: Name of the zip of the Python package as web/pyscript.json gives it; the build names it
-#: after its content (``pygames-<hash>.zip``, see runtime.content_name).
+#: The game's files as the build first writes them (a zip: web/runtime/ completes it, then
+#: serves it as ``pygames-<hash>.tar.gz``, see runtime.build_runtime).
 PACKAGE_ZIP = "pygames.zip"
 
 
@@ -128,7 +130,7 @@ VENDOR_REF_SUFFIXES = {".html", ".js", ".mjs", ".json"}
 RUNTIME_PLACEHOLDER = "/* filled in by web/build.py */ null"
 
 #: Build tooling that lives in web/ but is not part of the site; web/app/*.py goes into
-#: pygames.zip instead (bytecode included).
+#: the game's files instead (bytecode included).
 WEB_EXCLUDED_TOP = {"build.py", "serve.py", "build_sw.mjs", "make_icons.py", "runtime", "app"}
 WEB_EXCLUDED_ANY = {"__pycache__", ".DS_Store"}
 WEB_EXCLUDED_SUFFIXES = {".pyc", ".pyo", ".md"}
@@ -413,7 +415,7 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     package = zip_package(out)
     files += copy_pyodide(out)
     built = runtime.build_runtime(out / PYODIDE_DIR, package_zip=package, quiet=quiet)
-    files += built["files"]  # web/runtime/: stdlib, pygames-<hash>.zip, snapshot
+    files += built["files"]  # web/runtime/: stdlib, pygames-<hash>.tar.gz, snapshot
     files += link_runtime(out, built["manifest"])
     files += copy_pyscript(out)
     nojekyll = out / ".nojekyll"
@@ -443,7 +445,7 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
             size = sum(p.stat().st_size for p in paths)
             print(f"  {key:<16} {len(paths):4d} files {size:12,d} bytes")
         print(f"built {out} (base {base}): {summary['files']} files, {total:,d} bytes total, "
-              f"{summary['modules']} pygames modules in {PACKAGE_ZIP}, "
+              f"{summary['modules']} pygames modules, "
               f"{summary['seconds']:.2f} s")
         print(f"  sw.js precaches {precache['count']} files, {precache['size']:,d} bytes "
               f"(written in {precache['seconds']:.2f} s)")

@@ -20,21 +20,22 @@ Pyodide's own CPython (3.14, in Node) to
   precompiled), except the ones in :data:`DROP`, which cannot work in a browser
   page or are development tools, to pay for the larger ``.pyc``.
 
-It also adds to the game's zip (``pygames.zip``, which holds the package and
+It also adds to the game's files (``pygames.zip``, which holds the package and
 web/app/*.py: the page's ``<script type="py">`` only does ``import yams_app``)
 the bytecode of its start-up modules, and that of PyScript's own Python package
 (which PyScript writes to ``./pyscript/`` and imports at every start), compiled
 from the sources embedded in its chunks.
 
 Then ``snapshot.mjs`` boots Pyodide in Node on that standard library, unpacks
-the game's zip where the page does, imports the hot modules and the pygames
+the game's files where the page writes them, imports the hot modules and the pygames
 modules and saves a memory snapshot: only its non-zero pages, gzipped (~4.7 MB).
 web/js/pyodide-fast.mjs (PyScript's ``interpreter``) restores it on visits
 where the browser already holds it (the service worker precaches it after a
 first visit).
 
-The three files are named after their content (:func:`content_name`): the
-snapshot's name covers both zips, so a snapshot is never paired with another
+The game's files are served as ``pygames-<hash>.tar.gz`` (one gzip stream: the
+page reads it in JS, web/js/untar.mjs).  The three files are named after their
+content (:func:`content_name`): the snapshot's name covers both archives, so a snapshot is never paired with another
 build's files, and the service worker never downloads again a file the page
 already has.  The results are cached under ``node_modules/.cache/pygames-runtime/``
 keyed by their inputs, so a rebuild costs nothing; without Node the stock zip
@@ -60,7 +61,7 @@ APP = ROOT / "web" / "app"
 PYODIDE_SRC = ROOT / "node_modules" / "pyodide"
 PYSCRIPT_DIST = ROOT / "node_modules" / "@pyscript" / "core" / "dist"
 #: Bytecode of PyScript's own Python package, written next to the zip, then
-#: merged into pygames.zip (unpacked into the working directory by PyScript).
+#: merged into pygames.zip (written into the working directory by the page).
 PYSCRIPT_PYC = "pyscript-pyc.zip"
 CACHE = ROOT / "node_modules" / ".cache" / "pygames-runtime"
 SCRIPT = HERE / "precompile.mjs"

@@ -237,25 +237,31 @@ def test_snapshot_name_changes_with_the_package(tmp_path):
     assert names[0] != names[1]
 
 
-NODE_READ = """
-import { expand, inflate } from %s;
-import { readFileSync } from "node:fs";
-import { createHash } from "node:crypto";
-try {
-  const bytes = expand(await inflate(new Response(readFileSync(process.argv[1]))));
-  console.log(JSON.stringify({length: bytes.length,
-    sha256: createHash("sha256").update(bytes).digest("hex")}));
-} catch (err) {
-  console.log(JSON.stringify({error: String(err)}));
-}
+def _node_module(module: str, body: str, path: Path) -> dict:
+    """Run *body* (JS: `result` of the file `path`, given as `FILE`) with the exports of
+    web/js/*module* in scope, in Node as the page would; its JSON, or {"error": message}."""
+    script = f"""
+import * as m from {json.dumps((ROOT / "web/js" / module).as_uri())};
+import {{ readFileSync }} from "node:fs";
+import {{ createHash }} from "node:crypto";
+const FILE = new Response(readFileSync(process.argv[1]));
+const sha256 = (data) => createHash("sha256").update(data).digest("hex");
+try {{
+  {body}
+  console.log(JSON.stringify(result));
+}} catch (err) {{
+  console.log(JSON.stringify({{error: String(err)}}));
+}}
 """
-
-
-def _node_read(path: Path) -> dict:
-    script = NODE_READ % json.dumps((ROOT / "web/js/snapshot-inflate.mjs").as_uri())
     proc = subprocess.run(["node", "--input-type=module", "-e", script, str(path)],
                           capture_output=True, text=True, timeout=120, check=True)
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _node_read(path: Path) -> dict:
+    return _node_module("snapshot-inflate.mjs", """
+  const bytes = m.expand(await m.inflate(FILE));
+  const result = {length: bytes.length, sha256: sha256(bytes)};""", path)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")
@@ -327,25 +333,10 @@ def test_snapshot_restores_with_the_game_already_imported(tmp_path):
     assert not {"yams_app", "dom", "pyscript", "js", "pygames.cli"} & modules
 
 
-NODE_UNTAR = """
-import { readTarGz } from %s;
-import { readFileSync } from "node:fs";
-import { createHash } from "node:crypto";
-try {
-  const files = await readTarGz(new Response(readFileSync(process.argv[1])));
-  console.log(JSON.stringify(Object.fromEntries(files.map(
-    (f) => [f.name, createHash("sha256").update(f.data).digest("hex")]))));
-} catch (err) {
-  console.log(JSON.stringify({error: String(err)}));
-}
-"""
-
-
 def _node_untar(path: Path) -> dict:
-    script = NODE_UNTAR % json.dumps((ROOT / "web/js/untar.mjs").as_uri())
-    proc = subprocess.run(["node", "--input-type=module", "-e", script, str(path)],
-                          capture_output=True, text=True, timeout=120, check=True)
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return _node_module("untar.mjs", """
+  const files = await m.readTarGz(FILE);
+  const result = Object.fromEntries(files.map((f) => [f.name, sha256(f.data)]));""", path)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")

@@ -146,7 +146,7 @@ async function cachedSnapshot() {
       return fromGzip();
     });
   } else {
-    if (!(await caches.match(url, { ignoreSearch: true }))?.ok) return null;
+    if (!(await caches.match(url))?.ok) return null;
     bytes = fromGzip();
   }
   bytes = bytes.then((b) => { stage("snapshot decompressed"); return b; });

@@ -66,7 +66,7 @@ export async function loadSnapshot(url) {
   if (!self.caches) return null;
   const inflated = await caches.open(INFLATED);
   const kept = await inflated.match(url);
-  const response = kept ? null : await caches.match(url, { ignoreSearch: true });
+  const response = kept ? null : await caches.match(url);
   if (kept) {
     try {
       const bytes = expand(new Uint8Array(await kept.arrayBuffer()));

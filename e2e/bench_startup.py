@@ -78,13 +78,7 @@ def stock_yams_files(dist: Path) -> dict[str, bytes]:
     fast = '<script type="module" async src="js/pyodide-fast.mjs"></script>'
     assert fast in html
     html = html.replace(fast, "")
-    # boot.js without its early import of js/pyodide-fast.mjs (not used by this page).
-    boot = (dist / "js" / "boot.js").read_text(encoding="utf-8")
-    boot = boot.replace('import("./pyodide-fast.mjs").catch(() => {});', "")
-    assert 'src="js/boot.js"' in html
-    html = html.replace('src="js/boot.js"', 'src="js/__stock_boot__.js"')
-    return {STOCK_PAGE: html.encode(), STOCK_CONFIG: json.dumps(config).encode(),
-            "js/__stock_boot__.js": boot.encode()}
+    return {STOCK_PAGE: html.encode(), STOCK_CONFIG: json.dumps(config).encode()}
 
 
 def embed_host_page() -> bytes:

@@ -14,9 +14,7 @@ function progress(value, label) {
 
 progress(8, "Téléchargement de Python…");
 
-// Start the Python runtime now rather than when PyScript asks for it (same module instance
-// as PyScript's `interpreter`, see pyscript.json; the game pages load it first anyway).
-import("./pyodide-fast.mjs").catch(() => {});
+// (Python's runtime, js/pyodide-fast.mjs, is the page's first script: it starts at once.)
 
 // Each large runtime file finishing its download moves the bar.
 const milestones = [

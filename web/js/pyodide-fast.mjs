@@ -18,9 +18,9 @@
 // * After a restore, `random` is reseeded from fresh entropy (its state was frozen in the
 //   snapshot); `secrets`/os.urandom read crypto.getRandomValues at each call anyway.
 //   The str hash seed stays the snapshot's (it only matters against hash flooding).
-// * The page loads this module first, as an async module script (js/boot.js imports it too:
-//   the same instance): the boot starts before PyScript, once its own chunks and config are
-//   loaded, asks for the interpreter, and overlaps them.
+// * The page loads this module first, as an async module script (PyScript's `interpreter`
+//   is the same instance): the boot starts before PyScript, once its own chunks and config
+//   are loaded, asks for the interpreter, and overlaps them.
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
 //   Python" (js/boot.js shows them), and window.pygamesBoot = {mode, snapshotFrom, skipped,
 //   stages (ms)}.

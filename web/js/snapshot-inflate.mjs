@@ -8,8 +8,9 @@
 //
 // Only ever from Cache Storage (the service worker's precache holds the .gz): never the
 // network.  Inflating takes 100-250 ms, so the inflated form (12 MB) is kept in a cache of
-// its own, INFLATED, keyed by the snapshot's content-named URL, and read from there on the
-// next visits (tens of ms); entries of other snapshots are deleted when one is stored.
+// its own, INFLATED, keyed by the snapshot's content-named URL, and read from there (by the
+// page, with `expand`) on the next visits; entries of other snapshots are deleted when one
+// is stored.
 
 const MAGIC = "PGSNAP1\0";
 const HEAD = 20;
@@ -59,28 +60,19 @@ export async function inflate(response) {
   return out;
 }
 
-// {bytes: the memory image, from: "inflated" | "gzip", keep: async () => store the inflated
-// form (call it once `bytes` is handed over)} or null when the browser does not hold the
-// snapshot `url`.
+// From the .gz of the service worker's precache (the page reads the kept inflated form
+// itself, js/pyodide-fast.mjs): {bytes: the memory image, from: "gzip", keep: async () =>
+// store the inflated form for the next visits (call it once `bytes` is handed over)}, or
+// null when the browser does not hold the snapshot `url`.
 export async function loadSnapshot(url) {
   if (!self.caches) return null;
-  const inflated = await caches.open(INFLATED);
-  const kept = await inflated.match(url);
-  const response = kept ? null : await caches.match(url);
-  if (kept) {
-    try {
-      const bytes = expand(new Uint8Array(await kept.arrayBuffer()));
-      return { bytes, from: "inflated", keep: async () => {} };
-    } catch {
-      await inflated.delete(url);  // damaged: start again from the .gz
-      return loadSnapshot(url);
-    }
-  }
+  const response = await caches.match(url);
   if (!response?.ok) return null;
   const sparse = await inflate(response);
   const bytes = expand(sparse);
-  // Keep the inflated form for the next visits; forget other snapshots' (older builds).
+  // Keep the inflated form; forget other snapshots' (older builds).
   const keep = async () => {
+    const inflated = await caches.open(INFLATED);
     for (const old of await inflated.keys()) {
       if (old.url !== url) await inflated.delete(old);
     }

@@ -192,6 +192,16 @@ def _cache_key(args: list[str], extra: bytes = b"") -> str:
     return h.hexdigest()[:20]
 
 
+def _run_node(args: list[str]) -> dict:
+    """Run a build script of this folder in Node; its report (the last line it prints,
+    JSON).  Raises RuntimeError with the end of its stderr when it fails."""
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    if proc.returncode != 0:
+        name = Path(args[1]).name
+        raise RuntimeError(f"{name} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 def precompile(dst: Path, *, package_zip: Path | None = None, quiet: bool = False) -> dict:
     """Write the precompiled zip to *dst*; returns precompile.mjs's report
     (plus ``cached``/``seconds``).  With *package_zip* (dist/pygames.zip), add
@@ -214,11 +224,7 @@ def precompile(dst: Path, *, package_zip: Path | None = None, quiet: bool = Fals
     else:
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = cached_zip.with_suffix(".tmp")
-        proc = subprocess.run([node, str(SCRIPT), str(PYODIDE_SRC), str(tmp), *args],
-                              capture_output=True, text=True, cwd=ROOT, timeout=600)
-        if proc.returncode != 0:
-            raise RuntimeError(f"precompile.mjs failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
-        report = json.loads(proc.stdout.strip().splitlines()[-1])
+        report = _run_node([node, str(SCRIPT), str(PYODIDE_SRC), str(tmp), *args])
         tmp.replace(cached_zip)
         if package_zip:
             cached_pkg.with_suffix(".tmp").replace(cached_pkg)
@@ -273,10 +279,7 @@ def snapshot(stdlib_zip: Path, package_zip: Path | None, modules: list[str], out
             args += ["--package-zip", str(package_zip)]
         for mod in modules:
             args += ["--import", mod]
-        proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=600)
-        if proc.returncode != 0:
-            raise RuntimeError(f"snapshot.mjs failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
-        report = json.loads(proc.stdout.strip().splitlines()[-1])
+        report = _run_node(args)
         tmp.replace(cached)
         cached_report.write_text(json.dumps(report, indent=1))
         report["cached"] = False

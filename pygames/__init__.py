@@ -1,10 +1,14 @@
 """pygames: the rules of French family dice games, in pure Python.
 
-`GAMES` is the registry that feeds the menus, the CLI and the tests; `find_game(id)`
-returns one game.  See `pygames.core` for the protocol every game follows.
+The registry feeds the menus, the CLI, the pages and the tests: `FAMILIES` (one per game
+as players name it, each with its rulesets) and `GAMES` (every ruleset by id).  A game
+module ends with its `FAMILY`; adding a game is adding its module name to
+`GAME_MODULES`.  See `pygames.core` for the protocol every game follows.
 """
 
 from __future__ import annotations
+
+from importlib import import_module
 
 from .core import (
     CHANCE,
@@ -13,28 +17,44 @@ from .core import (
     Action,
     BadRecord,
     DiceSampler,
+    Family,
     Game,
     GameError,
     IllegalAction,
     Match,
     Option,
+    Outcome,
     Player,
     State,
     Throw,
 )
-from .yams import Yahtzee, Yams, YamsBoite
 
 __version__ = "0.1.0"
 
-GAMES: dict[str, Game] = {g.id: g for g in (Yams(), YamsBoite(), Yahtzee())}
+GAME_MODULES = ("yams",)  # menu order
+
+FAMILIES: dict[str, Family] = {}
+GAMES: dict[str, Game] = {}
+for _name in GAME_MODULES:
+    _family = import_module(f".{_name}", __name__).FAMILY
+    FAMILIES[_family.id] = _family
+    for _game in _family.games:
+        assert _game.family == _family.id and _game.id not in GAMES, _game.id
+        GAMES[_game.id] = _game
 
 
 def find_game(game_id: str) -> Game:
     try:
         return GAMES[game_id]
-    except KeyError:
+    except (KeyError, TypeError):
+        from .core import quote
+
         known = ", ".join(GAMES)
-        raise GameError(f"Jeu inconnu : « {game_id} » (jeux : {known}).") from None
+        raise GameError(f"Jeu inconnu : « {quote(game_id)} » (jeux : {known}).") from None
+
+
+def family_of(game: Game) -> Family:
+    return FAMILIES[game.family]
 
 
 def load_match(record, sampler: DiceSampler | None = None) -> Match:
@@ -43,7 +63,7 @@ def load_match(record, sampler: DiceSampler | None = None) -> Match:
 
 
 __all__ = [
-    "CHANCE", "RECORD_FORMAT", "TERMINAL", "Action", "BadRecord", "DiceSampler", "GAMES",
-    "Game", "GameError", "IllegalAction", "Match", "Option", "Player", "State", "Throw",
-    "find_game", "load_match",
+    "CHANCE", "FAMILIES", "RECORD_FORMAT", "TERMINAL", "Action", "BadRecord", "DiceSampler",
+    "Family", "GAMES", "Game", "GameError", "IllegalAction", "Match", "Option", "Outcome",
+    "Player", "State", "Throw", "family_of", "find_game", "load_match",
 ]

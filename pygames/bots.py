@@ -1,6 +1,7 @@
 """Computer players. A bot is a function of a state: `choose(state) -> action`.
 
-`bot_for(game, seat)` gives the bot of a seat ("simple", or "expert": see pygames.expert).
+`bot_for(game, seat)` gives the bot of a seat, as each game declares it (`Game.bot`);
+`RandomBot` plays uniformly random legal actions, for any game.
 """
 
 from __future__ import annotations
@@ -84,13 +85,8 @@ def _best_box(state: YamsState, hand) -> str:
 
 
 def bot_for(game: Game, seat: str, tables=None):
-    """The bot of a seat. "expert" plays from the solver's tables: `tables` is a
-    `YamsTables` (`pygames.expert.load_tables(bytes)`) or a source with
-    ``tables_for(rules)``; by default they are read from web/tables/."""
-    if seat == "simple" and game.family == "yams":
-        return SimpleYamsBot()
-    if seat == "expert" and game.family == "yams":
-        from .expert import ExpertYamsBot
-
-        return ExpertYamsBot(tables)
-    raise GameError(f"Pas de joueur ordinateur « {seat} » pour {game.title}.")
+    """The bot of a seat, as the game declares it (`Game.bot`). Games whose expert plays
+    from solved tables take them as `tables` (by default read from web/tables/)."""
+    if seat not in game.seats or seat == "human":
+        raise GameError(f"Pas de joueur ordinateur « {seat} » pour {game.title}.")
+    return game.bot(seat, tables)

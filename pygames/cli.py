@@ -1,126 +1,113 @@
-"""Command line: `python -m pygames list | score | replay | play` (see README)."""
+"""Command line: `python -m pygames list | play | replay | simulate | solve`, and the
+commands each game declares in its family (`score`, `rank421`, …; see README).
+
+Every game is served by the same code through the registry; a family's own commands
+live in its `cli_module`, imported only when one of them runs (so `list` imports no
+solver and no numpy).  Bad input of any kind ends with exit 2 and one readable line.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from importlib import import_module
 from typing import Sequence, TextIO
 
-from . import GAMES, DiceSampler, GameError, Match, Player, find_game, load_match
+from . import FAMILIES, GAMES, DiceSampler, GameError, Match, family_of, find_game, load_match
 from .bots import bot_for
-from .dice import counts
-from .yams import YamsGame, YamsState
+from .core import MAX_QUOTE, parse_option_items, parse_players, play_out, quote
 
 
 class UsageError(GameError):
     pass
 
 
-def _option_value(text: str):
-    low = text.lower()
-    if low in ("1", "true", "yes", "oui", "on"):
-        return True
-    if low in ("0", "false", "no", "non", "off"):
-        return False
-    return int(text) if text.lstrip("-").isdigit() else text
-
-
-def parse_options(pairs: Sequence[str]) -> dict:
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise UsageError(f"Option « {pair} » : écrire NOM=VALEUR.")
-        options[key] = _option_value(value)
-    return options
-
-
-def parse_players(text: str) -> list[Player]:
-    """'Alice,Bob:simple' -> two players, Bob played by the computer."""
-    players = []
-    for item in text.split(","):
-        name, _, seat = item.partition(":")
-        players.append(Player(name.strip(), seat.strip() or "human"))
-    return players
+def parse_options(game, pairs: Sequence[str]) -> dict:
+    """`-o NAME=VALUE` (or `-o NAME` for yes), read by the game's own option types."""
+    return game.resolve_options(parse_option_items(game, pairs))
 
 
 def cmd_list(args, out: TextIO) -> int:
-    for game in GAMES.values():
-        out.write(f"{game.id}\t{game.title} ({game.min_players}–{game.max_players} joueurs)\n")
-        for opt in game.options:
-            kind = "|".join(map(str, opt.choices)) if opt.choices else "oui|non"
-            out.write(f"    {opt.id}={opt.default!s:<6} {opt.label} [{kind}]\n")
-    return 0
-
-
-def cmd_score(args, out: TextIO) -> int:
-    game = find_game(args.ruleset)
-    if not isinstance(game, YamsGame):
-        raise UsageError(f"« score » ne vaut que pour les feuilles de Yams, pas {game.id}.")
-    if len(args.dice) != 5:
-        raise UsageError("Il faut exactement 5 dés.")
-    dice = game.parse_action("dice " + " ".join(args.dice)).faces
-    rules = game.rules(game.resolve_options(parse_options(args.option)))
-    box = next((b for b in rules.boxes if b.id == args.box), None)
-    if box is None:
-        ids = " ".join(b.id for b in rules.boxes)
-        raise UsageError(f"Case inconnue dans {game.id} : « {args.box} » (cases : {ids}).")
-    out.write(f"{box.score(counts(dice), sum(dice), rules)}\n")
+    for family in FAMILIES.values():
+        out.write(f"# {family.title} ({family.players_text()}) — {family.description}\n")
+        for game in family.games:
+            out.write(f"{game.id}\t{game.title} ({game.min_players}–{game.max_players} joueurs)\n")
+            for opt in game.options:
+                kind = "|".join(map(str, opt.choices)) if opt.choices else "oui|non"
+                out.write(f"    {opt.id}={opt.default!s:<6} {opt.label} [{kind}]\n")
+            seats = ", ".join(s for s in game.seats if s != "human")
+            out.write(f"    ordinateur : {seats or 'aucun'}\n")
+        if family.commands:
+            out.write("    commandes : " + ", ".join(family.commands) + "\n")
     return 0
 
 
 def result_json(match: Match) -> dict:
     state = match.state
-    return {
+    outcome = match.outcome()
+    result = {
         "game": match.game.id,
         "finished": state.is_terminal(),
         "scores": [{"name": p.name, "score": s} for p, s in zip(match.players, state.scores())],
         "ranking": [[match.players[i].name for i in place] for place in state.ranking()],
     }
+    if outcome is not None:
+        result["outcome"] = outcome.to_json(match.names)
+    return result
+
+
+def _read_json_file(path: str):
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(50_000_000)
+        return json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise UsageError(f"Impossible de lire {quote(path)} : {quote(str(err))}") from None
 
 
 def cmd_replay(args, out: TextIO) -> int:
-    try:
-        with open(args.file, encoding="utf-8") as f:
-            record = json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise UsageError(f"Impossible de lire {args.file} : {err}") from None
-    match = load_match(record)
-    out.write(json.dumps(result_json(match), ensure_ascii=False) + "\n")
+    match = load_match(_read_json_file(args.file))
+    out.write(json.dumps(result_json(match), ensure_ascii=True) + "\n")
     return 0
 
 
-def render_yams(match: Match) -> str:
-    state = match.state
-    assert isinstance(state, YamsState)
-    lines = []
-    names = [p.name[:10] for p in match.players]
-    lines.append(f"{'':16}" + "".join(f"{n:>11}" for n in names))
-    potential = state.potential()
-    sheets = [state.sheet(p) for p in range(len(names))]
-    for box in state.rules.boxes:
-        row = f"{box.label[:15]:16}"
-        for p, sheet in enumerate(sheets):
-            value = sheet.boxes[box.id]
-            if value is None and p == state.player and box.id in potential:
-                row += f"{'(' + str(potential[box.id]) + ')':>11}"
-            else:
-                row += f"{'' if value is None else value:>11}"
-        lines.append(f"{row}   {box.id}")
-        if box.id == "sixes":
-            lines.append(f"{'Prime (≥63)':16}" + "".join(f"{s.bonus:>11}" for s in sheets))
-    if state.rules.primes:
-        lines.append(f"{'Primes Yam':16}" + "".join(f"{s.primes:>11}" for s in sheets))
-    lines.append(f"{'TOTAL':16}" + "".join(f"{s.total:>11}" for s in sheets))
-    return "\n".join(lines)
+def _tables(game, options, tables_dir):
+    """The expert's tables for `--tables DIR` (None: the game's default)."""
+    if tables_dir is None:
+        return None
+    import os
+
+    name = game.tables_name(options)
+    if name is None:
+        return None
+    path = os.path.join(tables_dir, os.path.basename(name) + ".bin")
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        raise UsageError(f"Tables introuvables : {quote(path)}.") from None
+    return game.load_tables(data)
+
+
+def make_bots(game, options, players, tables_dir=None) -> dict:
+    tables = None
+    if any(p.seat == "expert" for p in players):
+        tables = _tables(game, options, tables_dir)
+    return {i: bot_for(game, p.seat, tables) for i, p in enumerate(players) if p.is_computer}
 
 
 def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
     game = find_game(args.game)
-    players = parse_players(args.players)
-    match = Match(game, players, parse_options(args.option), DiceSampler(args.seed))
-    bots = {i: bot_for(game, p.seat) for i, p in enumerate(players) if p.is_computer}
+    default = "Joueur" if game.min_players <= 1 else "Joueur,Ordinateur:simple"
+    players = parse_players(args.players or default)
+    options = parse_options(game, args.option)
+    start = json.loads(args.start) if args.start else None
+    match = Match(game, players, options, DiceSampler(args.seed), start)
+    bots = make_bots(game, match.options, players)
+    names = match.names
+    shown = None
     while not match.state.is_terminal():
         state = match.state
         if state.is_chance():
@@ -132,9 +119,9 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
             out.write(f"{players[who].name} : {action}\n")
             match.apply(action)
             continue
-        if isinstance(state, YamsState) and state.dice:
-            out.write("\n" + render_yams(match) + "\n")
-            out.write(f"Dés : {' '.join(map(str, state.dice))}  (lancer {state.rolls}/3)\n")
+        if shown is not state:
+            out.write("\n" + game.render_text(state, names) + "\n")
+            shown = state
         out.write(f"{players[who].name} > ")
         out.flush()
         line = inp.readline()
@@ -149,151 +136,186 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
             match.apply(line)
         except GameError as err:
             out.write(f"{err}  (tapez ? pour la liste des coups)\n")
-    out.write("\n" + render_yams(match) + "\n")
+    out.write("\n" + game.render_text(match.state, names) + "\n")
+    outcome = match.outcome()
+    if outcome is not None:
+        out.write(outcome.reason + "\n")
     out.write(json.dumps(result_json(match), ensure_ascii=False) + "\n")
     return 0
 
-# --- solve and simulate (the Yams solver and its expert) -----------------------------
+
+# --- simulate: many seeded games between computer seats --------------------------------
 
 
-def cmd_solve(args, out: TextIO) -> int:
-    """Solve a ruleset (or every one) exactly; optionally write the expert's tables."""
-    import os
-    import time
-
-    from .solver import all_configs, build_table
-
-    if args.all:
-        configs = all_configs()
-    else:
-        if not args.ruleset:
-            raise UsageError("Donner un jeu (yams, yams-boite, yahtzee) ou --all.")
-        game = find_game(args.ruleset)
-        if not isinstance(game, YamsGame):
-            raise UsageError(f"« solve » ne vaut que pour les feuilles de Yams, pas {game.id}.")
-        configs = [(game, parse_options(args.option))]
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        raise UsageError("Le solveur a besoin de numpy : pip install -e '.[solve]'.") from None
-    for game, options in configs:
-        start = time.perf_counter()
-        data, info = build_table(game, options, evaluate_policy=args.write is not None)
-        seconds = time.perf_counter() - start
-        out.write(f"{info['name']}: {info['expected']:.4f} (solved in {info['seconds']:.1f} s)\n")
-        if args.write is not None:
-            os.makedirs(args.write, exist_ok=True)
-            path = os.path.join(args.write, info["name"] + ".bin")
-            with open(path, "wb") as f:
-                f.write(data)
-            loss = info["expected"] - info["policy_expected"]
-            out.write(f"    {path}: {len(data):,} bytes; policy from the table "
-                      f"{info['policy_expected']:.6f} (loses {loss:.2e}); {seconds:.1f} s in all\n")
-        out.flush()
-    return 0
-
-
-def _simulate_chunk(job) -> list[int]:
-    game_id, options, seat, seed, first, count, tables_dir = job
-    from .core import play_out
-
+def _simulate_chunk(job) -> list[tuple[list[int], list[int], list[int], bool]]:
+    """Play games `first`..`first+count`; the seating turns by one each game so that
+    every player starts equally often. Returns, per game, each original player's
+    (score, won, lost) and whether it was a draw."""
+    game_id, options, seat_text, seed, first, count, tables_dir = job
     game = find_game(game_id)
-    tables = None
-    if seat == "expert":
-        from .expert import DirectoryTables
-
-        tables = DirectoryTables(tables_dir) if tables_dir else DirectoryTables()
-    bot = bot_for(game, seat, tables) if seat == "expert" else bot_for(game, seat)
-    scores = []
+    players = parse_players(seat_text)
+    bots = make_bots(game, options, players, tables_dir)
+    n = len(players)
+    results = []
     for i in range(first, first + count):
-        match = Match(game, [Player("Solo", seat)], options, DiceSampler(f"{seed}/{i}"))
-        scores.append(play_out(match, bot).state.scores()[0])
-    return scores
+        order = [(i + k) % n for k in range(n)]  # order[seat] = original player
+        seated = [players[j] for j in order]
+        match = Match(game, seated, options, DiceSampler(f"{seed}/{i}"))
+        seat_bots = {s: bots[j] for s, j in enumerate(order)}
+        state = play_out(match, lambda st: seat_bots[st.current_player()](st)).state
+        outcome = state.outcome(match.names)
+        scores, won, lost = [0] * n, [0] * n, [0] * n
+        for s, j in enumerate(order):
+            scores[j] = state.scores()[s]
+            won[j] = int(s in outcome.winners and not outcome.draw)
+            lost[j] = int(s in outcome.losers)
+        results.append((scores, won, lost, outcome.draw))
+    return results
+
+
+def _mean_se(values) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
 
 
 def cmd_simulate(args, out: TextIO) -> int:
-    """Play solitaire games with a computer seat; mean score and its standard error."""
-    import math
+    """Seeded games between computer seats: mean scores, win, loss and draw rates."""
     import time
 
-    game = find_game(args.ruleset)
-    if not isinstance(game, YamsGame):
-        raise UsageError(f"« simulate » ne vaut que pour les feuilles de Yams, pas {game.id}.")
-    options = game.resolve_options(parse_options(args.option))
+    game = find_game(args.game)
+    options = parse_options(game, args.option)
     if args.games < 2:
         raise UsageError("Il faut au moins 2 parties.")
-    jobs = max(1, args.jobs)
+    if args.players:
+        seat_text = args.players
+    elif game.min_players <= 1:
+        seat_text = f"Solo:{args.seat}"
+    else:
+        raise UsageError(f"{game.title} se joue à plusieurs : donner --players "
+                         "(par exemple « A:expert,B:simple »).")
+    players = parse_players(seat_text)
+    game.check_players(players)
+    if not all(p.is_computer for p in players):
+        raise UsageError("simulate : toutes les places doivent être tenues par l'ordinateur.")
+    make_bots(game, options, players, args.tables)  # fail early on a bad seat or table
+    jobs = max(1, min(args.jobs, 64))
     size = -(-args.games // jobs)
-    work = [(game.id, options, args.seat, args.seed, lo, min(size, args.games - lo), args.tables)
+    work = [(game.id, options, seat_text, args.seed, lo, min(size, args.games - lo), args.tables)
             for lo in range(0, args.games, size)]
     start = time.perf_counter()
     if jobs > 1:
         import multiprocessing
 
         with multiprocessing.Pool(jobs) as pool:
-            scores = [s for chunk in pool.map(_simulate_chunk, work) for s in chunk]
+            results = [r for chunk in pool.map(_simulate_chunk, work) for r in chunk]
     else:
-        scores = [s for job in work for s in _simulate_chunk(job)]
+        results = [r for job in work for r in _simulate_chunk(job)]
     seconds = time.perf_counter() - start
-    n = len(scores)
-    mean = sum(scores) / n
-    stderr = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1) / n)
-    out.write(f"{game.id} {args.seat}: {n} games, mean {mean:.2f} ± {stderr:.2f} "
-              f"(standard error), {seconds:.1f} s\n")
-    if args.seat == "expert":
-        from .expert import DirectoryTables
-
-        source = DirectoryTables(args.tables) if args.tables else DirectoryTables()
-        expected = source.tables_for(game.rules(options)).expected
-        out.write(f"    solved value {expected:.4f}: {(mean - expected) / stderr:+.2f} standard errors\n")
+    n = len(results)
+    if len(players) == 1:
+        mean, stderr = _mean_se([r[0][0] for r in results])
+        out.write(f"{game.id} {players[0].seat}: {n} games, mean {mean:.2f} ± {stderr:.2f} "
+                  f"(standard error), {seconds:.1f} s\n")
+    else:
+        draws = sum(r[3] for r in results)
+        out.write(f"{game.id}: {n} games, {seconds:.1f} s; draws {draws / n:.4f}\n")
+        for j, p in enumerate(players):
+            score, score_se = _mean_se([r[0][j] for r in results])
+            win, win_se = _mean_se([r[1][j] for r in results])
+            loss, loss_se = _mean_se([r[2][j] for r in results])
+            out.write(f"    {p.name} ({p.seat}): wins {win:.4f} ± {win_se:.4f}, "
+                      f"losses {loss:.4f} ± {loss_se:.4f}, mean score {score:.2f} ± {score_se:.2f}\n")
+    family = family_of(game)
+    if family.solver:
+        report = getattr(import_module(family.solver), "simulate_report", None)
+        if report:
+            report(game, options, players, results, args, out)
     return 0
 
 
-def _add_solver_commands(sub) -> None:
-    p = sub.add_parser("solve", help="stratégie optimale d'une feuille de Yams (numpy)")
-    p.add_argument("ruleset", nargs="?")
+def cmd_solve(args, out: TextIO) -> int:
+    """A family's exact solver (its `solver` module); the game id picks the family."""
+    if args.all:
+        families = [f for f in FAMILIES.values() if f.solver]
+        for family in families:
+            import_module(family.solver).solve(None, {}, args, out)
+        return 0
+    if not args.game:
+        raise UsageError("Donner un jeu (" + ", ".join(
+            g.id for g in GAMES.values() if family_of(g).solver) + ") ou --all.")
+    game = find_game(args.game)
+    family = family_of(game)
+    if not family.solver:
+        raise UsageError(f"« solve » : pas de solveur pour {game.title}.")
+    return import_module(family.solver).solve(game, parse_options(game, args.option), args, out)
+
+
+def _family_commands() -> dict[str, tuple]:
+    return {name: (family, text) for family in FAMILIES.values() for name, text in family.commands.items()}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m pygames", description="Jeux de dés.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="les jeux, leurs règles et leurs options")
+    p = sub.add_parser("replay", help="rejoue une partie enregistrée (JSON)")
+    p.add_argument("file")
+    p = sub.add_parser("play", help="jouer dans le terminal")
+    p.add_argument("game")
+    p.add_argument("--players", default=None, help="ex. « Alice,Bob:simple »")
+    p.add_argument("--seed", default=None)
+    p.add_argument("--start", default=None, help="position de départ (JSON), si le jeu en accepte")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
-    p.add_argument("--all", action="store_true", help="toutes les règles et options")
-    p.add_argument("--write", metavar="DOSSIER", help="écrire les tables (ex. web/tables)")
-    p = sub.add_parser("simulate", help="parties en solitaire jouées par l'ordinateur")
-    p.add_argument("ruleset")
-    p.add_argument("--seat", default="expert")
+    p = sub.add_parser("simulate", help="parties jouées par l'ordinateur : scores, victoires")
+    p.add_argument("game")
+    p.add_argument("--seat", default="expert", help="seul contre la feuille : le niveau")
+    p.add_argument("--players", default=None, help="ex. « A:expert,B:simple »")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", default="simulate")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--tables", default=None, metavar="DOSSIER")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
-
-
-SOLVER_COMMANDS = {"solve": cmd_solve, "simulate": cmd_simulate}
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m pygames", description="Jeux de dés.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="les jeux, leurs règles et leurs options")
-    p = sub.add_parser("score", help="ce que vaut une case pour cinq dés")
-    p.add_argument("ruleset")
-    p.add_argument("box")
-    p.add_argument("dice", nargs="*")
+    p = sub.add_parser("solve", help="stratégie optimale calculée (numpy)")
+    p.add_argument("game", nargs="?")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
-    p = sub.add_parser("replay", help="rejoue une partie enregistrée (JSON)")
-    p.add_argument("file")
-    p = sub.add_parser("play", help="jouer dans le terminal")
-    p.add_argument("game")
-    p.add_argument("--players", default="Joueur", help="ex. « Alice,Bob:simple »")
-    p.add_argument("--seed", default=None)
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
-    _add_solver_commands(sub)
+    p.add_argument("--all", action="store_true", help="toutes les règles et options")
+    p.add_argument("--write", metavar="DOSSIER", help="écrire les tables (ex. web/tables/yams)")
+    p.add_argument("--target", type=int, default=None, help="(Dé Landais) le but, 3000 par défaut")
+    p.add_argument("--floor", type=int, default=None, help="(Dé Landais) plancher des scores")
+    for name, (family, text) in _family_commands().items():
+        p = sub.add_parser(name, help=text)
+        if name == command:  # only the command that runs imports its module
+            import_module(family.cli_module).add_arguments(name, p)
+        else:
+            p.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
-    args = build_parser().parse_args(argv)
-    commands = {"list": cmd_list, "score": cmd_score, "replay": cmd_replay, "play": cmd_play,
-                **SOLVER_COMMANDS}
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
     try:
-        return commands[args.command](args, out)
+        args = build_parser(command).parse_args(argv)
+    except SystemExit as exit_:
+        return 2 if exit_.code else 0
+    commands = {"list": cmd_list, "replay": cmd_replay, "play": cmd_play,
+                "simulate": cmd_simulate, "solve": cmd_solve}
+    try:
+        if args.command in commands:
+            return commands[args.command](args, out)
+        family, _ = _family_commands()[args.command]
+        return import_module(family.cli_module).run(args.command, args, out)
     except GameError as err:
-        sys.stderr.write(f"erreur : {err}\n")
+        sys.stderr.write(f"erreur : {_one_line(str(err))}\n")
         return 2
+    except (ValueError, RecursionError, OverflowError, UnicodeError) as err:
+        sys.stderr.write(f"erreur : entrée invalide ({_one_line(str(err))})\n")
+        return 2
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(text.split())
+    limit = 4 * MAX_QUOTE + 200
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import secrets
 from dataclasses import dataclass
@@ -25,7 +26,6 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 RECORD_FORMAT = "pygames/1"
 CHANCE = -1
 TERMINAL = -2
-SEATS = ("human", "simple", "expert")  # computer levels: see bots.bot_for
 MAX_NAME_LENGTH = 40
 
 
@@ -44,14 +44,39 @@ class BadRecord(GameError):
 # --- actions -------------------------------------------------------------------------
 
 
-class Action:
-    """Base of every action. Subclasses are frozen dataclasses with a text notation."""
+MAX_QUOTE = 40  # characters of a bad input quoted back in an error message
+MAX_ACTION_TEXT = 200
 
-    def notation(self) -> str:  # pragma: no cover - every subclass overrides it
-        raise NotImplementedError
+
+def quote(text: Any) -> str:
+    """A short, printable prefix of a bad input, for an error message."""
+    text = text if isinstance(text, str) else repr(text)
+    text = "".join(c if c.isprintable() else "?" for c in text[: MAX_QUOTE + 1])
+    return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 1] + "…"
+
+
+class Action:
+    """Base of every action. Subclasses are frozen dataclasses with a text notation.
+
+    Each subclass names the first words of its notation (`verbs`) and reads its own
+    text back (`parse`), so `Game.parse_action` needs no list of its own.
+    """
+
+    verbs: ClassVar[tuple[str, ...]] = ()
+
+    def notation(self) -> str:
+        raise IllegalAction(f"Coup sans notation : {type(self).__name__}.")
+
+    @classmethod
+    def parse(cls, words: Sequence[str], game: "Game") -> "Action":
+        raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
 
     def __str__(self) -> str:
         return self.notation()
+
+
+def is_face(value: Any) -> bool:
+    return type(value) is int and 1 <= value <= 6
 
 
 @dataclass(frozen=True)
@@ -59,22 +84,43 @@ class Throw(Action):
     """Chance action: the faces shown by the dice just thrown, in throwing order."""
 
     faces: tuple[int, ...]
+    verbs: ClassVar[tuple[str, ...]] = ("dice",)
 
     def notation(self) -> str:
         return "dice " + " ".join(map(str, self.faces))
+
+    @classmethod
+    def parse(cls, words, game):
+        if not 1 <= len(words) - 1 <= game.max_dice:
+            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+        return cls(parse_faces(words[1:]))
+
+
+def check_throw(action: Any, count: int) -> None:
+    """The one check of a chance action: `count` faces, each an int from 1 to 6."""
+    if not (
+        isinstance(action, Throw)
+        and isinstance(action.faces, tuple)
+        and len(action.faces) == count
+        and all(is_face(f) for f in action.faces)
+    ):
+        raise IllegalAction(f"Il faut le résultat de {count} dé{'s' if count > 1 else ''}.")
 
 
 def parse_faces(words: Sequence[str], what: str = "un dé") -> tuple[int, ...]:
     """Read dice faces from words, with a readable error for anything else."""
     faces = []
     for word in words:
-        if not (word.isdigit() and len(word) == 1 and "1" <= word <= "6"):
-            raise IllegalAction(f"« {word} » n'est pas {what} (une face de 1 à 6).")
+        if not (len(word) == 1 and word in "123456"):
+            raise IllegalAction(f"« {quote(word)} » n'est pas {what} (une face de 1 à 6).")
         faces.append(int(word))
     return tuple(faces)
 
 
 # --- options and players -------------------------------------------------------------
+
+YES = ("1", "true", "yes", "oui", "on")
+NO = ("0", "false", "no", "non", "off")
 
 
 @dataclass(frozen=True)
@@ -89,19 +135,56 @@ class Option:
 
     def check(self, value: Any) -> Any:
         if self.choices:
-            if value not in self.choices:
+            # bool is an int: True must not pass for the choice 1.
+            if not any(type(value) is type(c) and value == c for c in self.choices):
                 allowed = ", ".join(map(str, self.choices))
-                raise GameError(f"Option {self.id} : valeur {value!r} invalide ({allowed}).")
+                raise GameError(f"Option {self.id} : valeur « {quote(value)} » invalide ({allowed}).")
             return value
         if not isinstance(value, bool):
-            raise GameError(f"Option {self.id} : oui ou non attendu, pas {value!r}.")
+            raise GameError(f"Option {self.id} : oui ou non attendu, pas « {quote(value)} ».")
         return value
+
+    def parse(self, text: str | None) -> Any:
+        """The value written as text (`None`: the option named alone, which means yes)."""
+        if self.choices:
+            raw = (text or "").strip().lower()
+            for choice in self.choices:
+                if str(choice).lower() == raw:
+                    return choice
+            allowed = ", ".join(map(str, self.choices))
+            raise GameError(f"Option {self.id} : valeur « {quote(text)} » invalide ({allowed}).")
+        raw = "yes" if text is None else text.strip().lower()
+        if raw in YES:
+            return True
+        if raw in NO:
+            return False
+        raise GameError(f"Option {self.id} : « oui » ou « non » attendu, pas « {quote(text)} ».")
+
+
+def parse_option_items(game: "Game", items: Iterable[str]) -> dict[str, Any]:
+    """Options written as `ID` (yes) or `ID=VALUE`, by the CLI (-o) and embed URLs alike."""
+    known = {o.id: o for o in game.options}
+    values: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not key:
+            continue
+        opt = known.get(key)
+        if opt is None:
+            names = ", ".join(known) or "aucune"
+            raise GameError(f"Option inconnue pour {game.title} : « {quote(key)} » (options : {names}).")
+        values[key] = opt.parse(raw if sep else None)
+    return values
+
+
+MAX_PLAYERS_TEXT = 1000
 
 
 @dataclass(frozen=True)
 class Player:
     name: str
-    seat: str = "human"  # "human", or the level of a computer player
+    seat: str = "human"  # "human", or the level of a computer player (see Game.seats)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -110,8 +193,8 @@ class Player:
             raise GameError(f"Nom trop long (au plus {MAX_NAME_LENGTH} caractères).")
         if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in self.name):  # C0, DEL, C1
             raise GameError("Le nom contient un caractère de contrôle.")
-        if self.seat not in SEATS:
-            raise GameError(f"Place inconnue : {self.seat!r} ({', '.join(SEATS)}).")
+        if not isinstance(self.seat, str) or not self.seat.isidentifier() or len(self.seat) > 20:
+            raise GameError(f"Place illisible : « {quote(self.seat)} ».")
 
     @property
     def is_computer(self) -> bool:
@@ -119,6 +202,72 @@ class Player:
 
     def to_json(self) -> dict:
         return {"name": self.name, "seat": self.seat}
+
+
+def parse_players(text: str) -> list[Player]:
+    """'Alice,Bob:simple' -> two players, Bob played by the computer (CLI and embeds).
+
+    Names are kept as written (trimmed); seats are read in lower case."""
+    if not isinstance(text, str) or len(text) > MAX_PLAYERS_TEXT:
+        raise GameError("Liste de joueurs trop longue.")
+    players = []
+    for n, item in enumerate(text.split(","), 1):
+        name, _, seat = item.partition(":")
+        name, seat = name.strip(), seat.strip().lower() or "human"
+        if not name:
+            raise GameError(f"Joueur {n} sans nom (exemple : Alice,Ordi:simple).")
+        try:
+            players.append(Player(name, seat))
+        except GameError as err:
+            raise GameError(f"Joueur {n} : {err}") from None
+    return players
+
+
+# --- outcome -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: places, winners, losers, a draw, and why (French)."""
+
+    ranking: tuple[tuple[int, ...], ...]  # players grouped by place, best first
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    draw: bool
+    reason: str
+
+    def to_json(self, names: Sequence[str]) -> dict:
+        return {
+            "ranking": [[names[p] for p in place] for place in self.ranking],
+            "winners": [names[p] for p in self.winners],
+            "losers": [names[p] for p in self.losers],
+            "draw": self.draw,
+            "reason": self.reason,
+        }
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
+
+
+def join_names(names: Sequence[str]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " et " + names[-1]
+
+
+def score_outcome(state: "State", names: Sequence[str], unit: str = "point") -> Outcome:
+    """The outcome of a game won on points: the highest score wins, equal tops draw."""
+    scores = state.scores()
+    ranking = tuple(tuple(place) for place in state.ranking())
+    top = ranking[0]
+    if len(names) == 1:
+        return Outcome(ranking, top, (), False, f"Partie terminée : {plural(scores[0], unit)}.")
+    losers = ranking[-1] if len(ranking) > 1 else ()
+    if len(top) > 1:
+        reason = f"Égalité entre {join_names([names[p] for p in top])} ({plural(scores[top[0]], unit)})."
+        return Outcome(ranking, top, losers, True, reason)
+    reason = f"{names[top[0]]} gagne avec {plural(scores[top[0]], unit)}."
+    return Outcome(ranking, top, losers, False, reason)
 
 
 # --- games and states ----------------------------------------------------------------
@@ -162,46 +311,166 @@ class State:
                 places.append([p])
         return places
 
+    def outcome(self, names: Sequence[str]) -> Outcome | None:
+        """How the game ended (None while it goes on). Default: won on points."""
+        if not self.is_terminal():
+            return None
+        return score_outcome(self, names)
+
     def check_legal(self, action: Action) -> None:
         """Raise IllegalAction with a readable reason unless `action` is legal here."""
         if self.is_terminal():
             raise IllegalAction("La partie est terminée.")
-        if action not in self.legal_actions():
+        if self.is_chance():
+            check_throw(action, self.dice_to_throw())
+            return
+        if not isinstance(action, Action) or isinstance(action, Throw):
+            raise IllegalAction(self.why_illegal(action))
+        try:
+            legal = action in self.legal_actions()
+        except TypeError:  # an action built with unhashable fields
+            legal = False
+        if not legal:
             raise IllegalAction(self.why_illegal(action))
 
     def why_illegal(self, action: Action) -> str:
-        return f"Coup impossible maintenant : « {action} »."
+        if isinstance(action, Throw):
+            return "Ce n'est pas le moment de lancer les dés."
+        try:
+            text = action.notation() if isinstance(action, Action) else action
+        except GameError:
+            text = type(action).__name__
+        return f"Coup impossible maintenant : « {quote(text)} »."
 
 
 class Game:
-    """A game of the registry: its id, its options and its first state."""
+    """A game of the registry: its id, its options, its first state, and what the
+    menus, the CLI and the pages need to know of it.
+
+    The facts a whole family of rulesets shares (its page, seats, bots, text rendering,
+    commands) are class attributes of the family's base class; see `pygames.registry`.
+    """
 
     id: ClassVar[str]
     title: ClassVar[str]
     family: ClassVar[str]
+    summary: ClassVar[str] = ""  # one line (French) for the setup screen
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
+    max_dice: ClassVar[int] = 5
     options: ClassVar[tuple[Option, ...]] = ()
+    actions: ClassVar[tuple[type[Action], ...]] = ()  # the action types, parsed by verb
+    # seat -> French label; "human" first. Computer seats are played by `bot(seat)`.
+    seats: ClassVar[Mapping[str, str]] = {"human": "Humain"}
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         given = dict(given or {})
         known = {o.id: o for o in self.options}
-        unknown = sorted(set(given) - set(known))
+        unknown = sorted(set(map(str, given)) - set(known))
         if unknown:
-            raise GameError(f"Option inconnue pour {self.id} : {', '.join(unknown)}.")
+            shown = ", ".join(quote(u) for u in unknown[:3]) + (" …" if len(unknown) > 3 else "")
+            raise GameError(f"Option inconnue pour {self.id} : {shown}.")
         return {o.id: o.check(given.get(o.id, o.default)) for o in self.options}
+
+    def option_sets(self) -> list[dict[str, Any]]:
+        """Every combination of this game's option values."""
+        choices = [o.choices or (False, True) for o in self.options]
+        return [
+            {o.id: v for o, v in zip(self.options, values)}
+            for values in itertools.product(*choices)
+        ]
 
     def check_players(self, players: Sequence[Player]) -> None:
         if not self.min_players <= len(players) <= self.max_players:
+            if self.min_players == self.max_players:
+                raise GameError(f"{self.title} se joue à {self.min_players} joueurs.")
             raise GameError(
                 f"{self.title} se joue de {self.min_players} à {self.max_players} joueurs."
             )
+        for p in players:
+            if p.seat not in self.seats:
+                raise GameError(
+                    f"Place inconnue pour {p.name} : « {quote(p.seat)} » "
+                    f"({self.title} : {', '.join(self.seats)})."
+                )
 
-    def new_state(self, players: Sequence[Player], options: Mapping[str, Any]) -> State:
+    def check_start(self, start: Any, players: Sequence[Player], options: Mapping[str, Any]) -> Any:
+        """A starting position given by the players (e.g. a game begun on paper),
+        checked and normalised to plain JSON; games that take none refuse it."""
+        raise GameError(f"{self.title} ne peut pas commencer d'une position donnée.")
+
+    def new_state(self, players: Sequence[Player], options: Mapping[str, Any], start: Any = None) -> State:
         raise NotImplementedError
 
     def parse_action(self, text: str) -> Action:
-        raise NotImplementedError
+        """Read an action from its notation; each action type parses its own words."""
+        if not isinstance(text, str):
+            raise IllegalAction("Coup illisible.")
+        if len(text) > MAX_ACTION_TEXT:
+            raise IllegalAction(f"Coup trop long : « {quote(text)} ».")
+        words = text.split()
+        if words:
+            for kind in (*self.actions, Throw):
+                if words[0] in kind.verbs:
+                    return kind.parse(words, self)
+        raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+
+    # --- what drivers ask of a game (bots, text, tables) ---
+
+    def bot(self, seat: str, tables: Any = None):
+        """The computer player of a seat: a function `state -> action`."""
+        raise GameError(f"Pas de joueur ordinateur « {quote(seat)} » pour {self.title}.")
+
+    def tables_name(self, options: Mapping[str, Any]) -> str | None:
+        """The file (under web/tables/) that the expert and the advisor read, if any."""
+        return None
+
+    def load_tables(self, data: bytes) -> Any:
+        raise GameError(f"{self.title} n'a pas de tables.")
+
+    def render_text(self, state: State, names: Sequence[str]) -> str:
+        """The state for a terminal: scores at least; games draw their own table."""
+        return "  ".join(f"{n} {s}" for n, s in zip(names, state.scores()))
+
+
+# --- families: what a page, the menu and the CLI know of a group of rulesets ---------
+
+
+@dataclass(frozen=True)
+class Family:
+    """One game as players name it (Yams, Le 421, …): its rulesets and everything
+    around the rules that the site, the CLI and the tests read from the registry.
+
+    Each game module ends with its `FAMILY`; `pygames.FAMILIES` lists them in menu order.
+    """
+
+    id: str  # the page (<id>.html, embed-<id>.html, data-pygames="<id>") and save keys
+    title: str  # French, as on the home page
+    description: str  # one line (French) for the home page
+    games: tuple[Game, ...]  # its rulesets; the first is the default
+    view: str  # the page's view module in web/app/
+    commands: Mapping[str, str] = dataclasses.field(default_factory=dict)  # CLI name -> help
+    cli_module: str = ""  # defines add_arguments(name, parser) and run(name, args, out)
+    solver: str = ""  # module whose solve(game, options, args, out) serves `solve GAME`
+    advisor: bool = False  # the page offers "Conseil"
+
+    @property
+    def min_players(self) -> int:
+        return min(g.min_players for g in self.games)
+
+    @property
+    def max_players(self) -> int:
+        return max(g.max_players for g in self.games)
+
+    @property
+    def seats(self) -> Mapping[str, str]:
+        return {k: v for g in self.games for k, v in g.seats.items()}
+
+    def players_text(self) -> str:
+        lo, hi = self.min_players, self.max_players
+        if lo == hi:
+            return f"{lo} joueurs"
+        return f"{lo} à {hi} joueurs" if lo > 1 else f"{lo} à {hi} joueurs (seul contre la feuille)"
 
 
 # --- dice ----------------------------------------------------------------------------
@@ -223,7 +492,7 @@ class DiceSampler:
         out: list[int] = []
         block = 0
         while len(out) < count:
-            digest = hashlib.sha256(f"{self.seed}/{ply}/{block}".encode()).digest()
+            digest = hashlib.sha256(f"{self.seed}/{ply}/{block}".encode("utf-8", "surrogatepass")).digest()
             # Rejection sampling keeps the six faces exactly equally likely.
             out.extend(b % 6 + 1 for b in digest if b < 252)
             block += 1
@@ -245,14 +514,23 @@ class Match:
         players: Sequence[Player],
         options: Mapping[str, Any] | None = None,
         sampler: DiceSampler | None = None,
+        start: Any = None,
     ):
         game.check_players(players)
         self.game = game
         self.players = tuple(players)
         self.options = game.resolve_options(options)
-        self.state = game.new_state(self.players, self.options)
+        self.start = None if start is None else game.check_start(start, self.players, self.options)
+        self.state = game.new_state(self.players, self.options, self.start)
         self.history: list[Action] = []
         self.sampler = sampler or DiceSampler()
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome(self.names)
 
     def apply(self, action: Action | str) -> State:
         if isinstance(action, str):
@@ -273,13 +551,16 @@ class Match:
         return self.state
 
     def to_record(self) -> dict:
-        return {
+        record = {
             "format": RECORD_FORMAT,
             "game": self.game.id,
             "options": dict(self.options),
             "players": [p.to_json() for p in self.players],
             "actions": [a.notation() for a in self.history],
         }
+        if self.start is not None:
+            record["start"] = self.start  # optional: records without it start afresh
+        return record
 
     @classmethod
     def from_record(
@@ -317,14 +598,14 @@ class Match:
             raise BadRecord("Liste des coups illisible.")
         try:
             players = [Player(p.get("name"), p.get("seat", "human")) for p in players_json]
-            match = cls(game, players, options, sampler)
+            match = cls(game, players, options, sampler, record.get("start"))
         except GameError as err:
             raise BadRecord(f"Partie enregistrée invalide : {err}") from None
         for i, text in enumerate(actions):
             try:
                 match.apply(text)
             except GameError as err:
-                raise BadRecord(f"Coup n° {i + 1} (« {text} ») invalide : {err}") from None
+                raise BadRecord(f"Coup n° {i + 1} (« {quote(text)} ») invalide : {err}") from None
         return match
 
 

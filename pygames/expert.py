@@ -27,7 +27,7 @@ from .yams import YAM_PRIME, Roll, Rules, Score, YamsState
 from .solver import TurnModel, decode_table, table_name
 
 NEG = float("-inf")
-TABLES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web", "tables")
+TABLES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web", "tables", "yams")
 
 
 # --- tables --------------------------------------------------------------------------
@@ -89,16 +89,10 @@ def load_tables(data: bytes) -> YamsTables:
 
 def rules_name(rules: Rules) -> str:
     """The table name of a ruleset (which game and options give these rules)."""
-    from itertools import product
+    from .yams import FAMILY
 
-    from . import GAMES
-
-    for game in GAMES.values():
-        if game.family != "yams":
-            continue
-        choices = [o.choices or (False, True) for o in game.options]
-        for values in product(*choices):
-            options = {o.id: v for o, v in zip(game.options, values)}
+    for game in FAMILY.games:
+        for options in game.option_sets():
             if game.rules(options) == rules:
                 return table_name(game.id, options, {o.id: o.default for o in game.options})
     raise GameError("Pas de tables pour ces règles.")
@@ -123,7 +117,7 @@ class DirectoryTables:
                     self._loaded[name] = load_tables(f.read())
             except OSError:
                 raise GameError(f"Tables de l'expert introuvables : {path} "
-                                "(python -m pygames solve --all --write web/tables).") from None
+                                "(python -m pygames solve --all --write web/tables/yams).") from None
         return self._loaded[name]
 
 

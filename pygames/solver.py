@@ -554,15 +554,6 @@ def build_table(game, options: Mapping[str, Any] | None = None, evaluate_policy:
 
 def all_configs() -> list[tuple[Any, dict]]:
     """(game, options) for every Yams-family game and combination of its options."""
-    from itertools import product
+    from .yams import FAMILY
 
-    from . import GAMES
-
-    out = []
-    for game in GAMES.values():
-        if game.family != "yams":
-            continue
-        choices = [o.choices or (False, True) for o in game.options]
-        for values in product(*choices):
-            out.append((game, {o.id: v for o, v in zip(game.options, values)}))
-    return out
+    return [(game, options) for game in FAMILY.games for options in game.option_sets()]

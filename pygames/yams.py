@@ -10,25 +10,25 @@ rest), each followed by a chance `dice …` action; then `score BOX`.
 
 from __future__ import annotations
 
-import re
 from itertools import product
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from .core import (
     CHANCE,
     TERMINAL,
     Action,
+    Family,
     Game,
     IllegalAction,
     Option,
     Player,
     State,
     Throw,
-    parse_faces,
+    quote,
     replace,
 )
-from .dice import counts, sub_multisets
+from .dice import Cup, Roll, counts
 
 DICE = 5
 ROLLS = 3
@@ -162,31 +162,20 @@ class Rules:
 
 
 @dataclass(frozen=True)
-class Roll(Action):
-    """Keep `keep` (sorted faces) and roll the other dice; `roll` keeps nothing.
-
-    `positions` (0-based, compare=False) says which dice on the table are kept when equal
-    faces make it ambiguous, so that the dice stay where the player saw them.
-    """
-
-    keep: tuple[int, ...] = ()
-    positions: tuple[int, ...] | None = field(default=None, compare=False)
-
-    def notation(self) -> str:
-        if not self.keep:
-            return "roll"
-        text = "keep " + " ".join(map(str, self.keep))
-        if self.positions is not None:
-            text += " @" + ",".join(str(p + 1) for p in self.positions)
-        return text
-
-
-@dataclass(frozen=True)
 class Score(Action):
     box: str
+    verbs: ClassVar[tuple[str, ...]] = ("score",)
 
     def notation(self) -> str:
         return f"score {self.box}"
+
+    @classmethod
+    def parse(cls, words, game):
+        if len(words) != 2:
+            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+        if words[1] not in game.box_ids:
+            raise IllegalAction(f"Case inconnue dans {game.title} : « {quote(' '.join(words[1:]))} ».")
+        return cls(words[1])
 
 
 # --- the state -----------------------------------------------------------------------
@@ -238,24 +227,20 @@ class YamsState(State):
         if self.rolls == 0:
             return [Roll()]
         if self.rolls < ROLLS:
-            actions += [Roll(k) for k in sub_multisets(tuple(sorted(self.dice)), DICE - 1)]
+            actions += self.cup.keeps()
         actions += [Score(b) for b in self.scorable()]
         return actions
 
+    @property
+    def cup(self) -> Cup:
+        return Cup(DICE, self.dice, self.rerolling)
+
     def check_legal(self, action: Action) -> None:
-        if self.is_chance():
-            if not isinstance(action, Throw) or len(action.faces) != len(self.rerolling) or not all(
-                1 <= f <= 6 for f in action.faces
-            ):
-                raise IllegalAction(f"Il faut le résultat de {len(self.rerolling)} dé(s).")
-            return
         super().check_legal(action)
         if isinstance(action, Roll) and action.positions is not None:
-            self._kept_places(action)  # raises if they don't match
+            self.cup.kept_places(action)  # raises if they don't match
 
     def why_illegal(self, action: Action) -> str:
-        if isinstance(action, Throw):
-            return "Ce n'est pas le moment de lancer les dés."
         if isinstance(action, Roll):
             if self.rolls >= ROLLS:
                 return "Plus de lancer ce tour : choisissez une case."
@@ -266,7 +251,7 @@ class YamsState(State):
             return "On ne peut garder que des dés qui sont sur la table."
         if isinstance(action, Score):
             if action.box not in self.rules.index:
-                return f"Case inconnue : « {action.box} »."
+                return f"Case inconnue : « {quote(action.box)} »."
             if self.rolls == 0:
                 return "Lancez d'abord les dés."
             box = self.rules.boxes[self.rules.index[action.box]]
@@ -283,14 +268,9 @@ class YamsState(State):
     def apply(self, action: Action) -> "YamsState":
         self.check_legal(action)
         if isinstance(action, Throw):
-            dice = list(self.dice) if self.dice else [0] * DICE
-            for place, face in zip(self.rerolling, action.faces):
-                dice[place] = face
-            return replace(self, dice=tuple(dice), rerolling=())
+            return replace(self, dice=self.cup.land(action.faces).dice, rerolling=())
         if isinstance(action, Roll):
-            kept = self._kept_places(action) if self.dice else ()
-            rerolling = tuple(p for p in range(DICE) if p not in kept)
-            return replace(self, rolls=self.rolls + 1, rerolling=rerolling)
+            return replace(self, rolls=self.rolls + 1, rerolling=self.cup.roll(action).rolling)
         assert isinstance(action, Score)
         return self._score(action.box)
 
@@ -299,25 +279,9 @@ class YamsState(State):
 
     # Yams specifics
 
-    def _kept_places(self, action: Roll) -> tuple[int, ...]:
-        if action.positions is not None:
-            places = tuple(sorted(action.positions))
-            if len(set(places)) != len(places) or not all(0 <= p < DICE for p in places) or sorted(
-                self.dice[p] for p in places
-            ) != list(action.keep):
-                raise IllegalAction("Les dés gardés ne correspondent pas aux dés sur la table.")
-            return places
-        return self.places_of(action.keep)
-
     def places_of(self, keep) -> tuple[int, ...]:
         """The dice on the table that keeping these faces holds: the leftmost of equal faces."""
-        free = list(range(DICE))
-        places = []
-        for face in keep:
-            place = next(p for p in free if self.dice[p] == face)
-            free.remove(place)
-            places.append(place)
-        return tuple(sorted(places))
+        return self.cup.places_of(keep)
 
     def joker_active(self) -> bool:
         if not self.rules.joker or not self.dice or self.rerolling:
@@ -405,20 +369,18 @@ class YamsState(State):
 
 # --- the games -----------------------------------------------------------------------
 
-_KEEP = re.compile(r"^keep((?: [1-6])+)(?: @([1-5](?:,[1-5])*))?$")
-
-
 class YamsGame(Game):
     family = "yams"
     min_players = 1
     max_players = 6
     box_ids: tuple[str, ...] = FULL_IDS
-    summary = ""
+    actions = (Roll, Score)
+    seats = {"human": "Humain", "simple": "Ordinateur (facile)", "expert": "Ordinateur (expert)"}
 
     def rules(self, options: Mapping[str, Any]) -> Rules:
         raise NotImplementedError
 
-    def new_state(self, players: Sequence[Player], options: Mapping[str, Any]) -> YamsState:
+    def new_state(self, players: Sequence[Player], options: Mapping[str, Any], start: Any = None) -> YamsState:
         self.check_players(players)
         rules = self.rules(self.resolve_options(options))
         n = len(players)
@@ -427,29 +389,31 @@ class YamsGame(Game):
     def boxes(self) -> tuple[Box, ...]:
         return self.rules(self.resolve_options()).boxes
 
-    def parse_action(self, text: str) -> Action:
-        if not isinstance(text, str):
-            raise IllegalAction("Coup illisible.")
-        text = " ".join(text.split())
-        words = text.split(" ")
-        if text == "roll":
-            return Roll()
-        if words[0] == "keep":
-            m = _KEEP.match(text)
-            if not m:
-                raise IllegalAction(f"« {text} » : écrire par exemple « keep 3 3 5 ».")
-            keep = tuple(sorted(parse_faces(m.group(1).split())))
-            places = tuple(int(p) - 1 for p in m.group(2).split(",")) if m.group(2) else None
-            if places is not None and len(places) != len(keep):
-                raise IllegalAction(f"« {text} » : autant de places que de dés gardés.")
-            return Roll(keep, places)
-        if words[0] == "score" and len(words) == 2:
-            if words[1] not in self.box_ids:
-                raise IllegalAction(f"Case inconnue dans {self.title} : « {words[1]} ».")
-            return Score(words[1])
-        if words[0] == "dice" and 1 <= len(words) - 1 <= DICE:
-            return Throw(parse_faces(words[1:]))
-        raise IllegalAction(f"Coup inconnu : « {text} ».")
+    # what drivers ask of the family (see core.Game)
+
+    def bot(self, seat, tables=None):
+        if seat == "simple":
+            from .bots import SimpleYamsBot
+
+            return SimpleYamsBot()
+        if seat == "expert":
+            from .expert import ExpertYamsBot
+
+            return ExpertYamsBot(tables)
+        return super().bot(seat, tables)
+
+    def tables_name(self, options):
+        from .solver import table_name
+
+        return "yams/" + table_name(self.id, self.resolve_options(options), self.resolve_options())
+
+    def load_tables(self, data):
+        from .expert import load_tables
+
+        return load_tables(data)
+
+    def render_text(self, state, names):
+        return render_sheet(state, names)
 
 
 class Yams(YamsGame):
@@ -503,3 +467,43 @@ class Yahtzee(YamsGame):
             primes=0 if plain else 99,
             joker="" if plain else "forced",
         )
+
+
+def render_sheet(state: YamsState, names: Sequence[str]) -> str:
+    """The score sheet for a terminal: what each open box would score in brackets."""
+    lines = []
+    short = [n[:10] for n in names]
+    lines.append(f"{'':16}" + "".join(f"{n:>11}" for n in short))
+    potential = state.potential()
+    sheets = [state.sheet(p) for p in range(len(short))]
+    for box in state.rules.boxes:
+        row = f"{box.label[:15]:16}"
+        for p, sheet in enumerate(sheets):
+            value = sheet.boxes[box.id]
+            if value is None and p == state.player and box.id in potential:
+                row += f"{'(' + str(potential[box.id]) + ')':>11}"
+            else:
+                row += f"{'' if value is None else value:>11}"
+        lines.append(f"{row}   {box.id}")
+        if box.id == "sixes":
+            lines.append(f"{'Prime (≥63)':16}" + "".join(f"{s.bonus:>11}" for s in sheets))
+    if state.rules.primes:
+        lines.append(f"{'Primes Yam':16}" + "".join(f"{s.primes:>11}" for s in sheets))
+    lines.append(f"{'TOTAL':16}" + "".join(f"{s.total:>11}" for s in sheets))
+    if state.dice and not state.rerolling and not state.is_terminal():
+        lines.append(f"Dés : {' '.join(map(str, state.dice))}  (lancer {state.rolls}/{ROLLS})")
+    return "\n".join(lines)
+
+
+FAMILY = Family(
+    id="yams",
+    title="Yams",
+    description="Cinq dés, trois lancers, une feuille à remplir : la feuille complète, "
+    "la Boîte à jeux ou le Yahtzee.",
+    games=(Yams(), YamsBoite(), Yahtzee()),
+    view="yams_view",
+    commands={"score": "ce que vaut une case pour cinq dés"},
+    cli_module="pygames.yams_cli",
+    solver="pygames.yams_cli",
+    advisor=True,
+)

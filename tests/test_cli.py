@@ -79,7 +79,9 @@ def test_score_prints_the_points(argv, printed):
         (["yams", "full"], "Il faut exactement 5 dés."),
         (["poker", "full", "3", "3", "3", "2", "2"], "Jeu inconnu : « poker »"),
         (["yams", "full", "3", "3", "3", "2", "2", "-o", "turbo=1"], "Option inconnue"),
-        (["yams", "full", "3", "3", "3", "2", "2", "-o", "single_prime"], "écrire NOM=VALEUR"),
+        (["yams", "full", "3", "3", "3", "2", "2", "-o", "single_prime=peut-être"], "« oui » ou « non » attendu"),
+        (["yams", "four_kind", "1", "1", "1", "1", ""], "« » n'est pas un dé"),
+        (["yams", "four_kind", "1", "1", "1", "1", "6 6"], "« 6 6 » n'est pas un dé"),
     ],
 )
 def test_score_refuses_bad_input_with_exit_2(argv, message, capsys):

@@ -44,7 +44,7 @@ const { count, size, warnings } = await generateSW({
   // .nojekyll is a dot file: glob leaves it out (it is empty and never fetched).
   globIgnores: ["**/*.map", "tables/**"],
   runtimeCaching: [{
-    urlPattern: /\/tables\/[^/]+\.bin$/,
+    urlPattern: /\/tables\/.+\.bin$/,
     handler: "NetworkFirst",
     options: { cacheName: "pygames-tables", networkTimeoutSeconds: 5 },
   }],

@@ -1,0 +1,562 @@
+"""Le Jeu de la linotte: five dice, three rolls, and pawns to line up on a 5×5 board.
+
+Each cell of the board names a combination (`BOARD`, the table of RULINGS.md, kept as data
+so that it can be corrected).  A turn is the Yams dice cup — `roll`, then up to two
+`keep …`, each followed by the chance `dice …` — ended by `place c3` (a pawn on a free
+cell the dice allow) or `pass`.  Right after the first roll the player may make an
+*appel*: `announce full` names a majeure he must then show with his remaining rolls.
+
+Cells are named by column A–E (left to right) and row 1–5 (top to bottom): `c3` is the
+centre.  Points are alignments on the 20 lines (rows, columns, diagonals of 3 cells or
+more): a maximal run of 3 pawns scores 1, of 4 scores 2, of 5 scores 3 — which is the
+number of three-cell windows the run covers, the identity the scoring code uses.
+
+Readings where the seed is silent (see RULINGS.md):
+- After a sec, an appel must reroll at least one die of *each* majeure the first roll
+  showed (with 1-1-1-1-3, a 1: keeping the four 1s would make the appel certain).
+- An appel must be followed by at least one more roll, and then only the appel cells (and,
+  with the option, the named majeure's own cell) may take the pawn; a failed appel
+  places nothing.
+- Option *défi*: the appel names no combination (`announce defi`) and any majeure
+  fulfils it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any, ClassVar, Mapping, Sequence
+
+from .core import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Family,
+    Game,
+    IllegalAction,
+    Option,
+    Outcome,
+    Player,
+    State,
+    Throw,
+    join_names,
+    plural,
+    quote,
+    replace,
+    score_outcome,
+)
+from .dice import Cup, Roll, counts
+
+DICE = 5
+ROLLS = 3
+SIZE = 5
+PAWNS = 12
+EMPTY = -1
+
+# --- the board, as data ----------------------------------------------------------------
+
+# Row by row from the top (RULINGS.md, from the published board of the game's successor).
+BOARD: tuple[tuple[str, ...], ...] = (
+    ("1", "3", "appel", "4", "6"),
+    ("2", "carre", "sec", "full", "5"),
+    ("small", "full", "yam", "appel", "quinte"),
+    ("6", "sec", "quinte", "small", "1"),
+    ("3", "2", "carre", "5", "4"),
+)
+CELLS: tuple[str, ...] = tuple(k for row in BOARD for k in row)  # kind of each cell, 0..24
+
+MAJEURES = ("full", "quinte", "carre", "small", "yam")
+DEFI = "defi"
+KIND_LABELS = {
+    **{str(f): f"brelan de {f}" for f in range(1, 7)},
+    "full": "full", "quinte": "quinte", "carre": "carré", "small": "small", "yam": "yam",
+    "sec": "sec", "appel": "appel", DEFI: "défi",
+}
+# What a player may type for a majeure (accents are optional).
+MAJEURE_WORDS = {"full": "full", "quinte": "quinte", "carre": "carre", "carré": "carre",
+                 "small": "small", "yam": "yam", "yams": "yam", DEFI: DEFI, "défi": DEFI}
+
+
+def cell_name(index: int) -> str:
+    """`C3` for the centre: column letter, then row number counted from the top."""
+    return "ABCDE"[index % SIZE] + str(index // SIZE + 1)
+
+
+def cell_index(name: str) -> int | None:
+    if (isinstance(name, str) and len(name) == 2 and name[0].lower() in "abcde"
+            and name[1] in "12345"):
+        return "abcde".index(name[0].lower()) + SIZE * (int(name[1]) - 1)
+    return None
+
+
+def _lines() -> tuple[tuple[int, ...], ...]:
+    """Rows, columns and every diagonal of 3 cells or more: 5 + 5 + 5 + 5 = 20 lines."""
+    lines = [tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE)]
+    lines += [tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE)]
+    for d in range(-(SIZE - 3), SIZE - 2):  # down-right diagonals: c - r = d
+        lines.append(tuple(r * SIZE + r + d for r in range(SIZE) if 0 <= r + d < SIZE))
+    for s in range(2, 2 * SIZE - 3):  # down-left diagonals: r + c = s
+        lines.append(tuple(r * SIZE + s - r for r in range(SIZE) if 0 <= s - r < SIZE))
+    return tuple(lines)
+
+
+LINES = _lines()
+# Every three consecutive cells of a line: a run of n ≥ 3 pawns covers n - 2 of them,
+# exactly its points, so a player's points are the windows he fills alone.
+WINDOWS: tuple[tuple[int, int, int], ...] = tuple(
+    line[i : i + 3] for line in LINES for i in range(len(line) - 2)
+)
+FIVES = tuple(line for line in LINES if len(line) == SIZE)
+WINDOWS_OF_CELL: tuple[tuple[int, ...], ...] = tuple(
+    tuple(w for w, cells in enumerate(WINDOWS) if c in cells) for c in range(SIZE * SIZE)
+)
+
+# --- combinations ------------------------------------------------------------------------
+
+
+def majeures(dice: Sequence[int]) -> tuple[str, ...]:
+    """The majeures five dice show, in MAJEURES order (1-1-1-1-1 shows all but quinte)."""
+    c = counts(dice)
+    shape = sorted(n for n in c if n)
+    shown = []
+    if shape in ([2, 3], [5]):
+        shown.append("full")
+    if sorted(dice) in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6]):
+        shown.append("quinte")
+    if max(c) >= 4:
+        shown.append("carre")
+    if sum(dice) <= 8:
+        shown.append("small")
+    if max(c) == 5:
+        shown.append("yam")
+    return tuple(shown)
+
+
+def combinations(dice: Sequence[int]) -> tuple[str, ...]:
+    """Every cell kind the dice show by themselves: brelans ("1".."6") then majeures."""
+    if len(dice) != DICE:
+        return ()
+    c = counts(dice)
+    return tuple(str(f) for f in range(1, 7) if c[f] >= 3) + majeures(dice)
+
+
+def describe_dice(dice: Sequence[int]) -> str:
+    kinds = combinations(dice)
+    return ", ".join(KIND_LABELS[k] for k in kinds) if kinds else "aucune combinaison"
+
+
+# --- rules and actions -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game's board and options."""
+
+    cells: tuple[str, ...] = CELLS
+    appel_own_cell: bool = False  # a fulfilled appel may also take its majeure's cell
+    five_wins: bool = False  # règles Yam Master: five in a row wins outright
+    defi: bool = False  # the appel names nothing; any majeure fulfils it
+
+
+@dataclass(frozen=True)
+class Place(Action):
+    """Put a pawn on a cell (0..24, row by row from the top left)."""
+
+    cell: int
+    verbs: ClassVar[tuple[str, ...]] = ("place",)
+
+    def __post_init__(self):
+        if type(self.cell) is not int or not 0 <= self.cell < SIZE * SIZE:
+            raise IllegalAction("Case illisible (de A1 à E5).")
+
+    def notation(self) -> str:
+        return "place " + cell_name(self.cell).lower()
+
+    @classmethod
+    def parse(cls, words, game):
+        index = cell_index(words[1]) if len(words) == 2 else None
+        if index is None:
+            raise IllegalAction(
+                f"« {quote(' '.join(words))} » : écrire par exemple « place c3 » "
+                "(colonnes A à E, lignes 1 à 5 depuis le haut).")
+        return cls(index)
+
+
+@dataclass(frozen=True)
+class Announce(Action):
+    """The appel: right after the first roll, name the majeure to show by the end."""
+
+    target: str
+    verbs: ClassVar[tuple[str, ...]] = ("announce",)
+
+    def __post_init__(self):
+        if self.target not in MAJEURES + (DEFI,):
+            raise IllegalAction("Appel illisible (full, quinte, carre, small, yam ou defi).")
+
+    def notation(self) -> str:
+        return f"announce {self.target}"
+
+    @classmethod
+    def parse(cls, words, game):
+        target = MAJEURE_WORDS.get(words[1].lower()) if len(words) == 2 else None
+        if target is None:
+            raise IllegalAction(
+                f"« {quote(' '.join(words))} » : écrire par exemple « announce full » "
+                "(full, quinte, carre, small, yam ; defi avec l'option défi).")
+        return cls(target)
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """End the turn without placing a pawn."""
+
+    verbs: ClassVar[tuple[str, ...]] = ("pass",)
+
+    def notation(self) -> str:
+        return "pass"
+
+    @classmethod
+    def parse(cls, words, game):
+        if len(words) != 1:
+            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+        return cls()
+
+
+# --- the state ---------------------------------------------------------------------------
+
+
+def window_points(board: Sequence[int], players: int = 2) -> list[int]:
+    """Each player's alignment points: the three-cell windows he fills alone."""
+    points = [0] * players
+    for a, b, c in WINDOWS:
+        p = board[a]
+        if p != EMPTY and board[b] == p and board[c] == p:
+            points[p] += 1
+    return points
+
+
+def runs(board: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """Every maximal run of 3 pawns or more on a line: (player, its cells in line order)."""
+    found = []
+    for line in LINES:
+        i = 0
+        while i < len(line):
+            p = board[line[i]]
+            j = i
+            while j < len(line) and board[line[j]] == p:
+                j += 1
+            if p != EMPTY and j - i >= 3:
+                found.append((p, line[i:j]))
+            i = j
+    return found
+
+
+@dataclass(frozen=True)
+class LinotteState(State):
+    rules: Rules = field(repr=False)
+    board: tuple[int, ...] = (EMPTY,) * (SIZE * SIZE)  # the player owning each cell, or -1
+    player: int = 0
+    rolls: int = 0  # throws made this turn
+    dice: tuple[int, ...] = ()  # the dice on the table, in their places
+    rerolling: tuple[int, ...] = ()  # places of the dice in the air (a chance node)
+    sec: tuple[str, ...] = ()  # the majeures of a first roll, while that sec matters
+    target: str = ""  # the appel's named majeure ("defi" with that option), "" if none
+    five: int = EMPTY  # the player who completed five in a row (the game is over)
+    events: tuple[str, ...] = ()  # what the last move did, in French (screen readers)
+
+    # protocol
+
+    def current_player(self) -> int:
+        if self.five != EMPTY or PAWNS in self.pawns_placed():
+            return TERMINAL
+        if self.rerolling:
+            return CHANCE
+        return self.player
+
+    def dice_to_throw(self) -> int:
+        return len(self.rerolling)
+
+    def legal_actions(self) -> list[Action]:
+        who = self.current_player()
+        if who == TERMINAL:
+            return []
+        if who == CHANCE:
+            return [Throw(f) for f in product(range(1, 7), repeat=len(self.rerolling))]
+        if self.rolls == 0:
+            return [Roll()]
+        actions: list[Action] = []
+        if self.rolls < ROLLS:
+            actions += [k for k in self.cup.keeps() if self._keeps_sec_rule(k)]
+        if self.rolls == 1 and not self.target:
+            actions += [Announce(t) for t in self.appel_targets()]
+        actions += [Place(c) for c in self.placeable_cells()]
+        actions.append(Pass())
+        return actions
+
+    @property
+    def cup(self) -> Cup:
+        return Cup(DICE, self.dice, self.rerolling)
+
+    def check_legal(self, action: Action) -> None:
+        super().check_legal(action)
+        if isinstance(action, Roll) and action.positions is not None:
+            self.cup.kept_places(action)  # raises if they don't match
+
+    def why_illegal(self, action: Action) -> str:
+        if self.is_chance() or isinstance(action, Throw):
+            return super().why_illegal(action)
+        if self.rolls == 0 and isinstance(action, (Roll, Place, Announce, Pass)):
+            return "Lancez d'abord les dés (« roll »)."
+        if isinstance(action, Roll):
+            if self.rolls >= ROLLS:
+                return "Plus de lancer ce tour : posez un pion ou passez."
+            if len(action.keep) >= DICE:
+                return "Il faut relancer au moins un dé."
+            if not self._keeps_sec_rule(action):
+                return "Après un sec, l'appel doit relancer au moins un dé de la combinaison."
+            return "On ne peut garder que des dés qui sont sur la table."
+        if isinstance(action, Announce):
+            if self.target:
+                return "L'appel est déjà annoncé."
+            if self.rolls != 1:
+                return "L'appel s'annonce juste après le premier lancer."
+            if self.rules.defi:
+                return "Avec le défi, annoncer « announce defi »."
+            return "Appel possible : full, quinte, carre, small ou yam."
+        if isinstance(action, Place):
+            name = cell_name(action.cell)
+            if self.board[action.cell] != EMPTY:
+                return f"La case {name} est déjà prise."
+            kind = KIND_LABELS[self.rules.cells[action.cell]]
+            if self.target:
+                if self.rolls == 1:
+                    return "Après l'appel, il faut relancer les dés."
+                return f"L'appel ({KIND_LABELS[self.target]}) ne permet pas la case {name} ({kind})."
+            return f"Les dés ({describe_dice(self.dice)}) ne permettent pas la case {name} ({kind})."
+        return super().why_illegal(action)
+
+    def apply(self, action: Action) -> "LinotteState":
+        self.check_legal(action)
+        if isinstance(action, Throw):
+            dice = self.cup.land(action.faces).dice
+            sec = majeures(dice) if self.rolls == 1 else ()
+            return replace(self, dice=dice, rerolling=(), sec=sec)
+        if isinstance(action, Roll):
+            # A sec stands only while the first roll does; an appel keeps it to check its reroll.
+            return replace(self, rolls=self.rolls + 1, rerolling=self.cup.roll(action).rolling,
+                           sec=(), events=())
+        if isinstance(action, Announce):
+            return replace(self, target=action.target,
+                           events=(f"appel annoncé : {KIND_LABELS[action.target]}",))
+        if isinstance(action, Place):
+            return self._place(action.cell)
+        assert isinstance(action, Pass)
+        if self.target and not self.appel_fulfilled():
+            events = (f"appel manqué ({KIND_LABELS[self.target]}) : aucun pion posé",)
+        else:
+            events = ("passe",)
+        return self._next_turn(self.board, events)
+
+    def scores(self) -> list[int]:
+        return window_points(self.board, 2)
+
+    def ranking(self) -> list[list[int]]:
+        if self.rules.five_wins and self.five != EMPTY:
+            return [[self.five], [1 - self.five]]
+        return super().ranking()
+
+    def outcome(self, names: Sequence[str]) -> Outcome | None:
+        if not self.is_terminal():
+            return None
+        if self.rules.five_wins and self.five != EMPTY:
+            winner = self.five
+            return Outcome(((winner,), (1 - winner,)), (winner,), (1 - winner,), False,
+                           f"{names[winner]} aligne cinq pions et gagne (règles Yam Master).")
+        return score_outcome(self, names)
+
+    # Linotte specifics (what the page draws)
+
+    def pawns_placed(self) -> list[int]:
+        return [self.board.count(0), self.board.count(1)]
+
+    def pawns_left(self) -> list[int]:
+        return [PAWNS - n for n in self.pawns_placed()]
+
+    def scoring_runs(self) -> list[tuple[int, tuple[int, ...]]]:
+        """Every run that scores: (player, cells in line order), to draw a line through."""
+        return runs(self.board)
+
+    def combinations(self) -> tuple[str, ...]:
+        """The cell kinds the dice on the table show (no sec/appel)."""
+        if not self.dice or self.rerolling:
+            return ()
+        return combinations(self.dice)
+
+    def appel_targets(self) -> tuple[str, ...]:
+        return (DEFI,) if self.rules.defi else MAJEURES
+
+    def appel_fulfilled(self) -> bool:
+        if not self.target or self.rolls < 2 or self.rerolling or not self.dice:
+            return False
+        shown = majeures(self.dice)
+        return bool(shown) if self.target == DEFI else self.target in shown
+
+    def placeable_kinds(self) -> tuple[str, ...]:
+        """The cell kinds a pawn may go to now."""
+        if self.rolls == 0 or self.rerolling or self.is_terminal():
+            return ()
+        if self.target:
+            if not self.appel_fulfilled():
+                return ()
+            kinds = ("appel",)
+            if self.rules.appel_own_cell:
+                shown = majeures(self.dice)
+                kinds += shown if self.target == DEFI else (self.target,)
+            return kinds
+        kinds = combinations(self.dice)
+        if self.rolls == 1 and self.sec:
+            kinds += ("sec",)
+        return kinds
+
+    def placeable_cells(self) -> list[int]:
+        """The free cells the current dice allow (indices 0..24, see `cell_name`)."""
+        kinds = self.placeable_kinds()
+        return [c for c, kind in enumerate(self.rules.cells)
+                if kind in kinds and self.board[c] == EMPTY]
+
+    def why_cell(self, cell: int) -> str:
+        """Which combination lets the pawn go on `cell` now (French)."""
+        kind = self.rules.cells[cell]
+        if self.target:
+            return f"{'défi' if self.target == DEFI else 'appel ' + KIND_LABELS[self.target]} réussi"
+        if kind == "sec":
+            return "sec : " + ", ".join(KIND_LABELS[m] for m in self.sec)
+        return KIND_LABELS[kind]
+
+    def _keeps_sec_rule(self, action: Roll) -> bool:
+        """After a sec, the appel's reroll must break each majeure the first roll showed:
+        all five dice form a full, quinte, small or yam; a carré is its four equal dice."""
+        if not (self.target and self.sec and self.rolls == 1):
+            return True
+        if "carre" in self.sec and "yam" not in self.sec:
+            face = max(range(1, 7), key=lambda f: self.dice.count(f))
+            return action.keep.count(face) < 4
+        return True
+
+    def _place(self, cell: int) -> "LinotteState":
+        me = self.player
+        why = self.why_cell(cell)
+        before = window_points(self.board, 2)[me]
+        board = self.board[:cell] + (me,) + self.board[cell + 1:]
+        after = window_points(board, 2)[me]
+        events = [f"pion en {cell_name(cell)} ({why})"]
+        for p, cells in runs(board):
+            if p == me and cell in cells:
+                events.append(f"ligne de {len(cells)} ({cell_name(cells[0])}–{cell_name(cells[-1])}) : "
+                              f"{plural(len(cells) - 2, 'point')}")
+        if after != before:
+            events.append(f"+{plural(after - before, 'point')}, total {plural(after, 'point')}")
+        five = EMPTY
+        if any(all(board[c] == me for c in line) for line in FIVES if cell in line):
+            five = me
+            events.append("cinq pions alignés : fin de la partie")
+        elif board.count(me) == PAWNS:
+            events.append("douzième pion posé : fin de la partie")
+        return self._next_turn(board, tuple(events), five)
+
+    def _next_turn(self, board, events, five: int = EMPTY) -> "LinotteState":
+        return replace(self, board=board, player=1 - self.player, rolls=0, dice=(), rerolling=(),
+                       sec=(), target="", five=five, events=events)
+
+
+# --- the game ----------------------------------------------------------------------------
+
+
+class Linotte(Game):
+    id = "linotte"
+    title = "Jeu de la linotte"
+    family = "linotte"
+    summary = "Cinq dés, trois lancers : posez vos 12 pions sur les combinaisons et alignez-les."
+    min_players = 2
+    max_players = 2
+    max_dice = DICE
+    options = (
+        Option("appel_own_cell", "Un appel réussi peut aussi prendre la case de sa combinaison", False),
+        Option("yam_master", "Règles Yam Master : cinq pions alignés gagnent la partie", False),
+        Option("defi", "Défi : l'appel ne nomme rien, toute combinaison majeure le réussit", False),
+    )
+    actions = (Roll, Announce, Place, Pass)
+    seats = {"human": "Humain", "simple": "Ordinateur (facile)", "expert": "Ordinateur (expert)"}
+
+    def rules(self, options: Mapping[str, Any]) -> Rules:
+        options = self.resolve_options(options)
+        return Rules(appel_own_cell=options["appel_own_cell"], five_wins=options["yam_master"],
+                     defi=options["defi"])
+
+    def new_state(self, players: Sequence[Player], options: Mapping[str, Any],
+                  start: Any = None) -> LinotteState:
+        self.check_players(players)
+        return LinotteState(rules=self.rules(options))
+
+    def bot(self, seat, tables=None):
+        if seat == "simple":
+            from .linotte_bots import SimpleBot
+
+            return SimpleBot()
+        if seat == "expert":
+            from .linotte_bots import ExpertBot
+
+            return ExpertBot()
+        return super().bot(seat, tables)
+
+    def render_text(self, state, names):
+        return render_board(state, names)
+
+
+def render_board(state: LinotteState, names: Sequence[str]) -> str:
+    """The board for a terminal: each cell's name and kind, its pawn (A, B), placeable cells
+    marked with *; then pawns, points, dice and the appel."""
+    marks = "AB"
+    placeable = set(state.placeable_cells()) if not state.is_terminal() else set()
+    lines = ["    " + "".join(f"{c:<12}" for c in "ABCDE")]
+    for r in range(SIZE):
+        row = f"{r + 1}   "
+        for c in range(SIZE):
+            i = r * SIZE + c
+            owner = state.board[i]
+            text = KIND_LABELS[state.rules.cells[i]].replace("brelan de ", "")
+            if owner != EMPTY:
+                text = f"[{marks[owner]}] {text}"
+            elif i in placeable:
+                text = f" *  {text}"
+            else:
+                text = f"    {text}"
+            row += f"{text:<12}"
+        lines.append(row.rstrip())
+    scores, left = state.scores(), state.pawns_left()
+    for p in range(2):
+        lines.append(f"{marks[p]} = {names[p]} : {plural(scores[p], 'point')}, "
+                     f"{plural(left[p], 'pion')} à poser")
+    if state.events:
+        lines.append("Dernier coup : " + ", ".join(state.events))
+    if not state.is_terminal() and state.dice and not state.rerolling:
+        text = f"Dés : {' '.join(map(str, state.dice))}  (lancer {state.rolls}/{ROLLS}) — " \
+               f"{describe_dice(state.dice)}"
+        if state.rolls == 1 and state.sec and not state.target:
+            text += " — sec !"
+        if state.target:
+            text += f" — appel : {KIND_LABELS[state.target]}"
+        lines.append(text)
+    return "\n".join(lines)
+
+
+FAMILY = Family(
+    id="linotte",
+    title="Jeu de la linotte",
+    description="Cinq dés et deux fois douze pions : posez-les sur les combinaisons du "
+    "plateau et alignez-les.",
+    games=(Linotte(),),
+    view="linotte_view",
+    commands={"linotte-score": "les points d'alignement de chaque joueur pour un plateau"},
+    cli_module="pygames.linotte_cli",
+)

@@ -614,14 +614,15 @@ def render_table(state: Le421State, names: Sequence[str]) -> str:
             text += "  (gagné, sorti)"
         elif hand is not None:
             info = hand_info(hand.dice, state.rules)
-            text += f"  {''.join(map(str, hand.dice))} {info.name} (vaut {info.value}, {plural(hand.throws, 'coup')})"
+            text += f"  {info.label} (vaut {info.value}, {plural(hand.throws, 'coup')})"
             if state.rampo_hands[p]:
                 text += "  rampo : " + " ".join("".join(map(str, h)) for h in state.rampo_hands[p])
         lines.append(text)
     if state.dice and not state.is_terminal():
         kept = "".join("*" if i in state.kept else " " for i in range(len(state.dice)))
         shown = "  ".join(f"{d}{k}" for d, k in zip(state.dice, kept))
-        lines.append(f"Dés : {shown}  (coup {state.throws}/{state.limit}; * = gardé)")
+        label = hand_label(sorted_hand(state.dice)) if not state.rolling else "…"
+        lines.append(f"Dés : {shown}  {label}  (coup {state.throws}/{state.limit}; * = gardé)")
     if state.last is not None:
         lines.append("Dernier tour : " + state.last.sentence(names))
     return "\n".join(lines)

@@ -1,0 +1,572 @@
+"""Le Dé Landais: three dice, points that float until they are sealed, and a target that
+must be hit exactly (3000 by default).
+
+A *series* is a player's run of throws.  Each throw (`roll`, then the chance action
+`dice A B C`) is read by `classify`, in this order of precedence:
+
+* **poigne** — three identical dice: 1-1-1 is worth 1000, otherwise 100 × the face; the
+  points float and the player must throw again;
+* **tir** — three different faces, none of them 1 or 5: {2,3,4} Troll (floating points
+  back to 0, the series goes on), {2,4,6} Véreux (the series ends, floating points lost,
+  100 off the thrower's sealed score), {2,3,6} Licorne and {3,4,6} Chimère (the next
+  throw, forced, is a *gift throw*: its points go to, or come off, every other player);
+* **points** — 100 per 1, 50 per 5, added to the floating points;
+* **vide** — nothing: the series ends and the floating points are lost.
+
+After any throw, sealed + floating above the target ends the series at once (floating
+points lost).  `seal` banks the floating points and passes the dice; sealing exactly
+the target wins the manche.  A gift that lands a player exactly on the target wins the
+manche for him; a gift that would take him past it is not applied to him.
+
+What RULINGS.md leaves open, decided here:
+
+* `seal` ("passer la main") is legal whenever nothing is pending and the series has had
+  a throw: after a Troll, or after a gift throw while the thrower's floating points are
+  0, it passes the dice with nothing sealed.  The first throw of a series is compulsory.
+* A gift throw never touches the thrower's own series: whatever lands (points, a
+  poigne, a Troll, a Véreux, a vide) he resumes with the floating points he had, free to
+  throw or seal, unless it is another Licorne or Chimère (then the new tir applies to the
+  next throw, again forced).  A poigne in a gift throw is given (or taken) whole and does
+  not force a further throw: the worked example's Vaya "décide de rejouer" after one.
+* When a Licorne gift lands several players on the target at once, the first of them in
+  playing order after the thrower wins the manche.
+* The opening throw: each contender throws one die (`dice 5`), in seat order; the
+  highest starts; the players tied at the top throw again.  Play then goes round in seat
+  order.  Each new manche starts from 0 for everyone, with the player after the previous
+  manche's first player throwing first (no new opening throw).
+* A partie is won by the first player to win `manches` manches.  Every manche each
+  player stakes `stake` tokens and the winner of the manche takes them all (`tokens`
+  holds each player's gain or loss).  Players are ranked by manches won, then by the
+  sealed points of the last manche.
+* A starting position (`check_start`) gives every player's sealed points (multiples of
+  50, below the target, at least -100000) and optionally who throws first; it applies
+  to the first manche only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any, ClassVar, Mapping, Sequence
+
+from .core import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Family,
+    Game,
+    GameError,
+    IllegalAction,
+    Option,
+    Outcome,
+    Player,
+    State,
+    Throw,
+    join_names,
+    plural,
+    quote,
+    replace,
+)
+from .dice import Roll
+
+DICE = 3
+UNIT = 50  # every score of the game is a multiple of 50
+MIN_START = -100_000
+
+# --- what a throw is -----------------------------------------------------------------
+
+TIRS = {
+    frozenset((2, 3, 4)): "troll",
+    frozenset((2, 4, 6)): "vereux",
+    frozenset((2, 3, 6)): "licorne",
+    frozenset((3, 4, 6)): "chimere",
+}
+TIR_NAMES = {"troll": "Tir du Troll", "vereux": "Tir de Véreux",
+             "licorne": "Tir de la Licorne", "chimere": "Tir de la Chimère"}
+GIFTS = ("licorne", "chimere")  # the tirs whose next throw goes to the other players
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a throw is: `kind` (poigne, troll, vereux, licorne, chimere, points, vide)
+    and the points it shows (poigne and points only)."""
+
+    kind: str
+    points: int = 0
+
+    @property
+    def scores(self) -> bool:
+        return self.kind in ("poigne", "points")
+
+    def notation(self) -> str:
+        """As `landais-throw` prints it: `poigne 300`, `points 150`, `tir licorne`, `vide`."""
+        if self.kind in TIR_NAMES:
+            return f"tir {self.kind}"
+        return self.kind if self.kind == "vide" else f"{self.kind} {self.points}"
+
+
+def classify(faces: Sequence[int]) -> Reading:
+    """The reading of three dice, in the rules' order of precedence."""
+    if len(faces) != DICE or not all(type(f) is int and 1 <= f <= 6 for f in faces):
+        raise IllegalAction("Il faut trois dés (faces de 1 à 6).")
+    if faces[0] == faces[1] == faces[2]:
+        return Reading("poigne", 1000 if faces[0] == 1 else 100 * faces[0])
+    tir = TIRS.get(frozenset(faces)) if len(set(faces)) == 3 else None
+    if tir:
+        return Reading(tir)
+    points = 100 * faces.count(1) + 50 * faces.count(5)
+    return Reading("points", points) if points else Reading("vide")
+
+
+# --- actions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seal(Action):
+    """Pass the dice, sealing the floating points ("passer la main")."""
+
+    verbs: ClassVar[tuple[str, ...]] = ("seal",)
+
+    def notation(self) -> str:
+        return "seal"
+
+    @classmethod
+    def parse(cls, words, game):
+        if len(words) != 1:
+            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+        return cls()
+
+
+ROLL = Roll()
+SEAL = Seal()
+
+# --- rules and state -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rules:
+    target: int = 3000
+    manches: int = 1  # manches to win the partie
+    stake: int = 1  # tokens each player stakes on a manche
+
+
+@dataclass(frozen=True)
+class LastThrow:
+    """The last throw and everything it did, for the page and the text rendering.
+
+    `effects`: (player, change of sealed points) for every other player a gift throw (or
+    a Véreux in one) touched; `capped`: the players a Licorne gift would have taken past
+    the target; `gift`: the tir this throw was played under ("" for an ordinary throw)."""
+
+    thrower: int
+    faces: tuple[int, ...]
+    kind: str
+    points: int = 0
+    gift: str = ""
+    effects: tuple[tuple[int, int], ...] = ()
+    capped: tuple[int, ...] = ()
+    bust: bool = False  # sealed + floating went past the target
+    ended: bool = False  # the series ended on this throw
+    lost: int = 0  # floating points lost
+
+    def text(self) -> str:
+        """The throw in French, as the page announces it."""
+        if self.gift:
+            verb = "offerts aux autres" if self.gift == "licorne" else "retirés aux autres"
+            if self.kind in GIFTS:
+                return (f"{TIR_NAMES[self.kind]} pendant le tir : personne ne gagne ni ne perd, "
+                        "le prochain jet compte à sa place")
+            if self.kind == "vereux":
+                return "Tir de Véreux pendant le tir : les autres perdent 100 points"
+            if self.kind in ("poigne", "points"):
+                what = "Poigne ! " if self.kind == "poigne" else ""
+                return f"{what}{self.points} points {verb}"
+            return f"{'Tir du Troll' if self.kind == 'troll' else 'Jet vide'} : personne ne gagne ni ne perd"
+        if self.kind == "poigne":
+            if self.bust:
+                return f"Poigne ! {self.points} points, mais le but est dépassé : série perdue"
+            return f"Poigne ! {self.points} points, relance obligatoire"
+        if self.kind == "points":
+            if self.bust:
+                return f"{self.points} points, mais le but est dépassé : série perdue"
+            return f"{self.points} points"
+        if self.kind == "troll":
+            return "Tir du Troll : les points flottants retombent à 0, la série continue"
+        if self.kind == "vereux":
+            return "Tir de Véreux : la série s'arrête, 100 points de pénalité"
+        if self.kind == "licorne":
+            return "Tir de la Licorne : le prochain jet est offert aux autres"
+        if self.kind == "chimere":
+            return "Tir de la Chimère : le prochain jet est retiré aux autres"
+        return "Jet vide : la série s'arrête, les points flottants sont perdus"
+
+    def to_json(self) -> dict:
+        return {"thrower": self.thrower, "faces": list(self.faces), "kind": self.kind,
+                "points": self.points, "gift": self.gift,
+                "effects": [list(e) for e in self.effects], "capped": list(self.capped),
+                "bust": self.bust, "ended": self.ended, "lost": self.lost, "text": self.text()}
+
+
+PENDING_TEXT = {
+    "start": "début de série : il faut lancer",
+    "poigne": "poigne : relance obligatoire",
+    "licorne": "Tir de la Licorne : le prochain jet est offert aux autres",
+    "chimere": "Tir de la Chimère : le prochain jet est retiré aux autres",
+    "": "",
+}
+
+
+@dataclass(frozen=True)
+class LandaisState(State):
+    rules: Rules = field(repr=False)
+    sealed: tuple[int, ...]
+    floating: int = 0
+    player: int = 0
+    pending: str = "start"  # "start", "poigne", "licorne", "chimere", or "" (free to seal)
+    rolling: bool = False  # three dice in the air
+    contenders: tuple[int, ...] = ()  # opening throw: players still throwing for the start
+    opening: tuple[int, ...] = ()  # their dice so far, in seat order
+    first: int = 0  # who threw first in this manche
+    manche: int = 1
+    manches_won: tuple[int, ...] = ()
+    tokens: tuple[int, ...] = ()
+    manche_winners: tuple[int, ...] = ()
+    last: LastThrow | None = None
+
+    # protocol
+
+    def current_player(self) -> int:
+        if self.winner is not None:
+            return TERMINAL
+        if self.contenders or self.rolling:
+            return CHANCE
+        return self.player
+
+    def dice_to_throw(self) -> int:
+        return 1 if self.contenders else DICE
+
+    def legal_actions(self) -> list[Action]:
+        who = self.current_player()
+        if who == TERMINAL:
+            return []
+        if who == CHANCE:
+            return [Throw(f) for f in product(range(1, 7), repeat=self.dice_to_throw())]
+        return [ROLL] if self.pending else [ROLL, SEAL]
+
+    def why_illegal(self, action: Action) -> str:
+        if isinstance(action, Seal) and self.pending:
+            return {
+                "start": "Il faut d'abord lancer les dés.",
+                "poigne": "Après une poigne, il faut relancer.",
+                "licorne": "Après le Tir de la Licorne, il faut relancer.",
+                "chimere": "Après le Tir de la Chimère, il faut relancer.",
+            }[self.pending]
+        if isinstance(action, Roll) and action.keep:
+            return "Au Dé Landais on relance toujours les trois dés (« roll »)."
+        return super().why_illegal(action)
+
+    def apply(self, action: Action) -> "LandaisState":
+        self.check_legal(action)
+        if isinstance(action, Throw):
+            if self.contenders:
+                return self._opening(action.faces[0])
+            return self._land(action.faces)
+        if isinstance(action, Roll):
+            return replace(self, rolling=True)
+        return self._seal()
+
+    def scores(self) -> list[int]:
+        return list(self.sealed)
+
+    def ranking(self) -> list[list[int]]:
+        key = [(self.manches_won[p], self.sealed[p]) for p in range(len(self.sealed))]
+        places: list[list[int]] = []
+        for p in sorted(range(len(key)), key=lambda p: (-key[p][0], -key[p][1])):
+            if places and key[places[-1][0]] == key[p]:
+                places[-1].append(p)
+            else:
+                places.append([p])
+        return places
+
+    def outcome(self, names: Sequence[str]) -> Outcome | None:
+        if not self.is_terminal():
+            return None
+        ranking = tuple(tuple(place) for place in self.ranking())
+        w = self.winner
+        losers = ranking[-1] if len(ranking) > 1 else ()
+        if self.rules.manches == 1:
+            reason = f"{names[w]} atteint exactement {self.rules.target} points et gagne"
+        else:
+            reason = (f"{names[w]} gagne la partie ({plural(self.manches_won[w], 'manche')} "
+                      f"sur {self.manche})")
+        reason += f" : {plural(self.tokens[w], 'jeton')} gagné{'s' if self.tokens[w] > 1 else ''}."
+        return Outcome(ranking, (w,), losers, False, reason)
+
+    # Dé Landais specifics
+
+    @property
+    def winner(self) -> int | None:
+        """The winner of the partie, once it is over."""
+        for p, won in enumerate(self.manches_won):
+            if won >= self.rules.manches:
+                return p
+        return None
+
+    @property
+    def can_roll(self) -> bool:
+        return self.current_player() >= 0
+
+    @property
+    def can_seal(self) -> bool:
+        return self.current_player() >= 0 and not self.pending
+
+    @property
+    def seal_wins(self) -> bool:
+        return self.can_seal and self.sealed[self.player] + self.floating == self.rules.target
+
+    @property
+    def starting(self) -> bool:
+        """The opening throw is under way (each contender throws one die)."""
+        return bool(self.contenders)
+
+    def pending_text(self) -> str:
+        return PENDING_TEXT[self.pending] if self.current_player() != TERMINAL else ""
+
+    def _opening(self, face: int) -> "LandaisState":
+        opening = self.opening + (face,)
+        if len(opening) < len(self.contenders):
+            return replace(self, opening=opening)
+        top = max(opening)
+        tied = tuple(p for p, f in zip(self.contenders, opening) if f == top)
+        if len(tied) > 1:
+            return replace(self, contenders=tied, opening=())
+        return replace(self, contenders=(), opening=(), player=tied[0], first=tied[0])
+
+    def _land(self, faces: tuple[int, ...]) -> "LandaisState":
+        reading = classify(faces)
+        p, target = self.player, self.rules.target
+        if self.pending in GIFTS:
+            return self._gift(faces, reading)
+        kind, f = reading.kind, self.floating
+        last = LastThrow(p, faces, kind, reading.points)
+        if reading.scores:
+            f += reading.points
+            if self.sealed[p] + f > target:
+                return self._end_series(replace(last, bust=True, ended=True, lost=f))
+            return replace(self, rolling=False, floating=f, last=last,
+                           pending="poigne" if kind == "poigne" else "")
+        if kind == "troll":
+            return replace(self, rolling=False, floating=0, pending="", last=replace(last, lost=f))
+        if kind == "vereux":
+            sealed = _add(self.sealed, p, -100)
+            return replace(self, sealed=sealed)._end_series(replace(last, ended=True, lost=f))
+        if kind in GIFTS:
+            return replace(self, rolling=False, pending=kind, last=last)
+        return self._end_series(replace(last, ended=True, lost=f))
+
+    def _gift(self, faces, reading: Reading) -> "LandaisState":
+        """A throw made under a Licorne or a Chimère: it is for the other players."""
+        p, n, target = self.player, len(self.sealed), self.rules.target
+        others = [(p + k) % n for k in range(1, n)]
+        last = LastThrow(p, faces, reading.kind, reading.points, gift=self.pending)
+        if reading.kind in GIFTS:
+            return replace(self, rolling=False, pending=reading.kind, last=last)
+        delta = 0
+        if reading.scores:
+            delta = reading.points if self.pending == "licorne" else -reading.points
+        elif reading.kind == "vereux":
+            delta = -100
+        sealed, effects, capped = list(self.sealed), [], []
+        if delta:
+            for q in others:
+                if sealed[q] + delta > target:
+                    capped.append(q)
+                    continue
+                sealed[q] += delta
+                effects.append((q, delta))
+        last = replace(last, effects=tuple(effects), capped=tuple(capped))
+        state = replace(self, sealed=tuple(sealed), rolling=False, pending="", last=last)
+        landed = [q for q in others if delta > 0 and sealed[q] == target]
+        return state._win_manche(landed[0]) if landed else state
+
+    def _seal(self) -> "LandaisState":
+        p = self.player
+        state = replace(self, sealed=_add(self.sealed, p, self.floating), floating=0)
+        if state.sealed[p] == self.rules.target:
+            return state._win_manche(p)
+        return state._next_series()
+
+    def _end_series(self, last: LastThrow) -> "LandaisState":
+        return replace(self, floating=0, last=last)._next_series()
+
+    def _next_series(self) -> "LandaisState":
+        n = len(self.sealed)
+        return replace(self, rolling=False, floating=0, pending="start", player=(self.player + 1) % n)
+
+    def _win_manche(self, w: int) -> "LandaisState":
+        n, stake = len(self.sealed), self.rules.stake
+        won = _add(self.manches_won, w, 1)
+        tokens = tuple(t + (stake * (n - 1) if q == w else -stake) for q, t in enumerate(self.tokens))
+        state = replace(self, manches_won=won, tokens=tokens, rolling=False, floating=0,
+                        pending="", manche_winners=self.manche_winners + (w,))
+        if won[w] >= self.rules.manches:
+            return state  # terminal: the sealed points of the last manche stay on show
+        first = (self.first + 1) % n
+        return replace(state, sealed=(0,) * n, player=first, first=first, pending="start",
+                       manche=self.manche + 1)
+
+
+def _add(values: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
+    return values[:i] + (values[i] + delta,) + values[i + 1 :]
+
+
+# --- the game ------------------------------------------------------------------------
+
+TARGETS = (3000, 2000, 1000, 5000)
+
+
+class DeLandais(Game):
+    id = "de-landais"
+    title = "Le Dé Landais"
+    family = "de-landais"
+    summary = "Trois dés, des points flottants à sceller, exactement 3000 points pour gagner."
+    min_players = 2
+    max_players = 4
+    max_dice = 4  # the opening throw is one die per throw; a series throws three
+    options = (
+        Option("target", "Points à atteindre exactement", 3000, TARGETS),
+        Option("manches", "Manches à gagner pour remporter la partie", 1, (1, 2, 3)),
+        Option("stake", "Jetons misés par joueur et par manche", 1, (1, 5)),
+    )
+    actions = (Roll, Seal)
+    seats = {"human": "Humain", "simple": "Ordinateur (facile)", "expert": "Ordinateur (expert)"}
+
+    def rules(self, options: Mapping[str, Any] | None = None) -> Rules:
+        o = self.resolve_options(options)
+        return Rules(target=o["target"], manches=o["manches"], stake=o["stake"])
+
+    def check_start(self, start: Any, players: Sequence[Player], options: Mapping[str, Any]) -> Any:
+        """{"scores": [sealed points of each player], "first": seat (optional)}."""
+        n = len(players)
+        target = self.rules(options).target
+        if not isinstance(start, dict):
+            raise GameError("Position de départ illisible : un objet JSON est attendu.")
+        unknown = sorted(set(map(str, start)) - {"scores", "first"})
+        if unknown:
+            raise GameError(f"Position de départ : clé inconnue « {quote(unknown[0])} ».")
+        scores = start.get("scores")
+        if not isinstance(scores, list) or len(scores) != n:
+            raise GameError(f"Position de départ : il faut les points scellés des {n} joueurs.")
+        for s in scores:
+            if type(s) is not int:
+                raise GameError(f"Position de départ : « {quote(s)} » n'est pas un nombre de points.")
+            if s % UNIT:
+                raise GameError(f"Position de départ : {s} n'est pas un multiple de {UNIT}.")
+            if not MIN_START <= s < target:
+                raise GameError(f"Position de départ : {s} points, il faut de {MIN_START} "
+                                f"à {target - UNIT}.")
+        normal: dict[str, Any] = {"scores": list(scores)}
+        if "first" in start:
+            first = start["first"]
+            if type(first) is not int or not 0 <= first < n:
+                raise GameError(f"Position de départ : premier joueur « {quote(first)} » "
+                                f"invalide (0 à {n - 1}).")
+            normal["first"] = first
+        return normal
+
+    def new_state(self, players: Sequence[Player], options: Mapping[str, Any], start: Any = None) -> LandaisState:
+        self.check_players(players)
+        rules = self.rules(options)
+        n = len(players)
+        sealed, contenders, first = (0,) * n, tuple(range(n)), 0
+        if start is not None:
+            start = self.check_start(start, players, options)
+            sealed = tuple(start["scores"])
+            if "first" in start:
+                contenders, first = (), start["first"]
+        return LandaisState(rules=rules, sealed=sealed, player=first, first=first,
+                            contenders=contenders, manches_won=(0,) * n, tokens=(0,) * n)
+
+    # what drivers ask of the family (see core.Game)
+
+    def bot(self, seat, tables=None):
+        if seat == "simple":
+            return ThresholdBot(300)
+        if seat == "expert":
+            from .landais_expert import ExpertLandaisBot
+
+            return ExpertLandaisBot(tables)
+        return super().bot(seat, tables)
+
+    def tables_name(self, options):
+        return f"de-landais/{table_name(self.rules(options).target)}"
+
+    def load_tables(self, data):
+        from .landais_expert import load_tables
+
+        return load_tables(data)
+
+    def render_text(self, state, names):
+        return render_text(state, names)
+
+
+def table_name(target: int) -> str:
+    """The expert's table for a target: the table depends on nothing else."""
+    return "de-landais" if target == 3000 else f"de-landais+target_{target}"
+
+
+class ThresholdBot:
+    """Seals as soon as the floating points reach `threshold`, or when sealing wins;
+    `simple` is ThresholdBot(300)."""
+
+    def __init__(self, threshold: int = 300):
+        if type(threshold) is not int or threshold <= 0:
+            raise GameError("Seuil invalide.")
+        self.threshold = threshold
+
+    def __call__(self, state: LandaisState):
+        if state.can_seal and (state.floating >= self.threshold or state.seal_wins):
+            return SEAL
+        return ROLL
+
+
+def render_text(state: LandaisState, names: Sequence[str]) -> str:
+    """Scores, floating points, what is pending and the last throw, for a terminal."""
+    rules = state.rules
+    lines = [f"Manche {state.manche} — but : exactement {rules.target} points"
+             + (f" ({rules.manches} manches à gagner)" if rules.manches > 1 else "")]
+    for p, name in enumerate(names):
+        mark = ">" if p == state.player and not state.is_terminal() and not state.contenders else " "
+        row = f"{mark} {name[:20]:20} {state.sealed[p]:>7}"
+        if p == state.player and state.floating and not state.is_terminal():
+            row += f"  + {state.floating} flottants"
+        if rules.manches > 1:
+            row += f"  [{plural(state.manches_won[p], 'manche')}]"
+        lines.append(row)
+    if state.contenders:
+        thrown = ", ".join(f"{names[p]} {f}" for p, f in zip(state.contenders, state.opening))
+        lines.append("Lancer d'ouverture : " + (thrown or "chacun lance un dé")
+                     + f" ({join_names([names[p] for p in state.contenders])})")
+    if state.last is not None:
+        last = state.last
+        line = f"Dernier jet ({names[last.thrower]}) : {' '.join(map(str, last.faces))} — {last.text()}"
+        if last.effects:
+            line += " (" + ", ".join(f"{names[q]} {d:+d}" for q, d in last.effects) + ")"
+        lines.append(line)
+    if state.pending and not state.is_terminal() and not state.contenders and state.pending != "start":
+        lines.append("En attente : " + state.pending_text())
+    return "\n".join(lines)
+
+
+FAMILY = Family(
+    id="de-landais",
+    title="Le Dé Landais",
+    description="Trois dés, des points flottants à sceller à temps, des tirs qui font gagner "
+    "ou perdre les autres : exactement 3000 points pour gagner.",
+    games=(DeLandais(),),
+    view="landais_view",
+    commands={"landais-throw": "ce que vaut un jet de trois dés (poigne, tir, points, vide)"},
+    cli_module="pygames.landais_cli",
+    solver="pygames.landais_cli",
+    advisor=True,
+)

@@ -24,6 +24,7 @@ Readings where the seed is silent (see RULINGS.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -222,6 +223,12 @@ class Pass(Action):
         return cls()
 
 
+@lru_cache(maxsize=512)
+def _keeps(hand: tuple[int, ...]) -> tuple[Roll, ...]:
+    """Every distinct keep of a sorted hand (as the dice cup lists them), built once."""
+    return tuple(Cup(DICE, hand).keeps())
+
+
 # --- the state ---------------------------------------------------------------------------
 
 
@@ -277,6 +284,15 @@ class LinotteState(State):
         return len(self.rerolling)
 
     def legal_actions(self) -> list[Action]:
+        # Every apply checks membership here, so a state keeps its list (not a field:
+        # equality, records and copies ignore it).
+        cached = self.__dict__.get("_legal")
+        if cached is None:
+            cached = self._legal_actions()
+            object.__setattr__(self, "_legal", cached)
+        return list(cached)
+
+    def _legal_actions(self) -> list[Action]:
         who = self.current_player()
         if who == TERMINAL:
             return []
@@ -286,7 +302,7 @@ class LinotteState(State):
             return [Roll()]
         actions: list[Action] = []
         if self.rolls < ROLLS:
-            actions += [k for k in self.cup.keeps() if self._keeps_sec_rule(k)]
+            actions += [k for k in _keeps(tuple(sorted(self.dice))) if self._keeps_sec_rule(k)]
         if self.rolls == 1 and not self.target:
             actions += [Announce(t) for t in self.appel_targets()]
         actions += [Place(c) for c in self.placeable_cells()]

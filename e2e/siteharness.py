@@ -140,13 +140,34 @@ class RequestLog:
 
     requests: list[tuple[str, str, str]] = field(default_factory=list)
     failures: list[tuple[str, str]] = field(default_factory=list)
+    #: URLs requested by a service worker (its precache), not by a page.
+    worker_urls: list[str] = field(default_factory=list)
 
     def attach(self, target) -> "RequestLog":
         """Record requests of a Playwright Page or BrowserContext (a context
         also sees popups, workers and service workers)."""
-        target.on("request", lambda r: self.requests.append((r.url, r.method, r.resource_type)))
+        target.on("request", self._record)
         target.on("requestfailed", lambda r: self.failures.append((r.url, r.failure or "")))
         return self
+
+    def _record(self, request) -> None:
+        self.requests.append((request.url, request.method, request.resource_type))
+        if getattr(request, "service_worker", None) is not None:
+            self.worker_urls.append(request.url)
+
+    def page_matching(self, pattern: str) -> list[str]:
+        """Like `matching`, without the service worker's own requests (its precache
+        runs whenever the worker installs, which races with the page)."""
+        rx = re.compile(pattern)
+        worker = list(self.worker_urls)
+        out = []
+        for u in self.urls:
+            if rx.search(u):
+                if u in worker:
+                    worker.remove(u)
+                else:
+                    out.append(u)
+        return out
 
     @property
     def urls(self) -> list[str]:
@@ -166,6 +187,7 @@ class RequestLog:
     def clear(self) -> None:
         self.requests.clear()
         self.failures.clear()
+        self.worker_urls.clear()
 
 
 # -- screenshots ----------------------------------------------------------------

@@ -303,7 +303,7 @@ def test_embed_dialog_gives_working_snippets(page, site_url, other_site_url, req
 
 @pytest.mark.parametrize("query, message", [
     ("game=belote", "Règle inconnue : « belote »"),
-    ("players=Alice,Robot:terminator", "place « terminator » inconnue"),
+    ("players=Alice,Robot:terminator", "Place inconnue pour Robot : « terminator »"),
     ("id=pas%20bien", "Le paramètre « id »"),
     ("game=yahtzee&options=plain=peut-etre", "Option plain"),
 ])

@@ -63,7 +63,7 @@ def test_dist_holds_every_module_and_the_pinned_runtime(dist_dir):
     pyscript = {n for n in names if re.fullmatch(r"pyscript/__pycache__/\w+\.cpython-314\.pyc", n)}
     assert len(pyscript) >= 10
     assert set(names) - set(modules) - set(app_py) <= pyc | app | pyscript
-    assert {f"__pycache__/{m}.cpython-314.pyc" for m in ("yams_app", "dom", "embed")} <= set(names)
+    assert {f"__pycache__/{m}.cpython-314.pyc" for m in ("shell", "yams_view", "dom", "embed")} <= set(names)
     info = json.loads((dist_dir / "build-info.json").read_text())
     assert info["pyodide"]["version"] == "314.0.7"
     assert info["pyscript"]["version"] == "0.7.31"

@@ -24,7 +24,7 @@ def tables_for(game_id: str, options=None):
     game = find_game(game_id)
     name = rules_name(game.rules(game.resolve_options(options)))
     if name not in TABLES:
-        TABLES[name] = load_tables((ROOT / "web" / "tables" / f"{name}.bin").read_bytes())
+        TABLES[name] = load_tables((ROOT / "web" / "tables" / "yams" / f"{name}.bin").read_bytes())
     return TABLES[name]
 
 

@@ -1,5 +1,5 @@
-"""The embed form of the Yams page without a browser: its URL parameters (web/app/embed.py)
-and its markup kept in step with yams.html (the browser side is e2e/test_embed.py)."""
+"""The embed form of the game pages without a browser: its URL parameters (web/app/embed.py)
+and its markup kept in step with the full page (the browser side is e2e/test_embed.py)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_signature_changes_with_what_the_embedder_fixed():
     ("game=yams&options=plain", "Option inconnue pour Yams (feuille complète) : « plain »"),
     ("game=yahtzee&options=plain=maybe", "Option plain : « oui » ou « non » attendu"),
     ("game=yams&players=Alice,,Bob", "Joueur 2 sans nom"),
-    ("game=yams&players=Alice:robot", "Joueur 1 (Alice) : place « robot » inconnue (human, simple, expert)."),
+    ("game=yams&players=Alice:robot", "Place inconnue pour Alice : « robot » (Yams (feuille complète) : human, simple, expert)."),
     ("game=yams&players=" + "%01", "Joueur 1 : Le nom contient un caractère de contrôle."),
     ("game=yams&players=" + ",".join("ABCDEFG"), "se joue de 1 à 6 joueurs"),
     ("game=yams&players=" + "A" * 41, "Nom trop long"),
@@ -96,13 +96,16 @@ class _Ids(HTMLParser):
 
 
 def _page(name):
-    """The page as built: include lines filled in (see web/build.py render_page)."""
+    """The page as built from its template (see web/build.py family_pages)."""
     sys.path.insert(0, str(WEB))
     try:
-        from build import render_page
+        from build import family_pages
     finally:
         sys.path.remove(str(WEB))
-    return render_page(WEB / name)
+    return family_pages()[name]
+
+
+FAMILY_IDS = sorted(__import__("pygames").FAMILIES)
 
 
 def _parse(name):
@@ -115,27 +118,35 @@ def _rules(name):
     return re.search(r'<dialog id="rules".*?</dialog>', _page(name), re.S).group(0)
 
 
-def test_embed_page_has_every_element_the_app_uses():
-    """yams_app.py runs on both pages: the embed page must have every id of yams.html
-    except the site chrome (and the embed dialog, which belongs to the full page)."""
-    full, embed = _parse("yams.html"), _parse("embed-yams.html")
+@pytest.mark.parametrize("family", FAMILY_IDS)
+def test_embed_page_has_every_element_the_app_uses(family):
+    """The shell and the game's view run on both pages: the embed page must have every id
+    of the full page except the site chrome (and the embed dialog of the full page)."""
+    from pygames import FAMILIES
+
+    full, embed = _parse(f"{family}.html"), _parse(f"embed-{family}.html")
     chrome = {"main", "embed", "embed-title", "embed-loader", "embed-iframe", "open-embed"}
     assert full.ids - chrome - embed.ids == set()
-    assert "data-embed" in embed.body
-    app = (WEB / "app" / "yams_app.py").read_text(encoding="utf-8")
-    used = set(re.findall(r'by_id\("([a-z-]+)"\)', app))
+    assert "data-embed" in embed.body and embed.body["data-family"] == family
+    used = set()
+    for module in ("shell", FAMILIES[family].view):
+        app = (WEB / "app" / f"{module}.py").read_text(encoding="utf-8")
+        used |= set(re.findall(r'by_id\("([a-z-]+)"\)', app))
     assert used <= embed.ids, used - embed.ids
+    assert used <= full.ids, used - full.ids
 
 
-def test_embed_page_rules_are_those_of_the_full_page():
-    assert _rules("embed-yams.html") == _rules("yams.html")
+@pytest.mark.parametrize("family", FAMILY_IDS)
+def test_embed_page_rules_are_those_of_the_full_page(family):
+    assert _rules(f"embed-{family}.html") == _rules(f"{family}.html")
 
 
-def test_embed_page_is_next_to_the_pyscript_config():
+@pytest.mark.parametrize("family", FAMILY_IDS)
+def test_embed_page_is_next_to_the_pyscript_config(family):
     """PyScript resolves `interpreter` against the page: the page sits beside pyscript.json.
-    The game's files (embed.py and yams_app.py among them) come with the interpreter."""
-    text = _page("embed-yams.html")
-    assert '<script type="py" config="pyscript.json">import yams_app</script>' in text
+    The game's files (embed.py, shell.py and the views among them) come with the interpreter."""
+    text = _page(f"embed-{family}.html")
+    assert f'<script type="py" config="pyscript.json">import shell; shell.main("{family}")</script>' in text
     config = json.loads((WEB / "pyscript.json").read_text())
     # no `files`: js/pyodide-fast.mjs (the interpreter) writes the game's files itself
     assert config["interpreter"] == "./js/pyodide-fast.mjs" and "files" not in config

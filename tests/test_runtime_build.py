@@ -149,7 +149,7 @@ def test_without_node_the_stock_zip_stays(tmp_path, monkeypatch, capsys):
 
 
 def test_app_imports_are_found():
-    assert {"asyncio", "json"} <= set(runtime.app_stdlib_imports())  # yams_app.py
+    assert {"asyncio", "json"} <= set(runtime.app_stdlib_imports())  # shell.py
     mods = runtime.package_imports()
     assert "pygames" in mods and "pygames.yams" in mods
     assert "pygames.cli" not in mods and "pygames.__main__" not in mods
@@ -181,7 +181,7 @@ def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path
     out = tmp_path / "vendor"
     package = build.zip_package(tmp_path)
     before = set(zipfile.ZipFile(package).namelist())
-    assert {"yams_app.py", "dom.py", "embed.py", "pygames/core.py"} <= before
+    assert {"shell.py", "yams_view.py", "dom.py", "embed.py", "pygames/core.py"} <= before
     report = runtime.build_runtime(out, package_zip=package, quiet=True)
     assert report["mode"] == "precompiled"
     manifest = report["manifest"]
@@ -210,7 +210,7 @@ def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path
     assert pkg.read_bytes()[4:8] == b"\0\0\0\0"
     added = set(after) - before
     assert "pygames/__pycache__/core.cpython-314.pyc" in added
-    assert "__pycache__/yams_app.cpython-314.pyc" in added
+    assert "__pycache__/shell.cpython-314.pyc" in added
     assert "pygames/__pycache__/cli.cpython-314.pyc" not in added  # not imported by the page
     # PyScript's own package, compiled from the sources embedded in its core chunk.
     assert "pyscript/__pycache__/__init__.cpython-314.pyc" in added
@@ -330,7 +330,7 @@ def test_snapshot_restores_with_the_game_already_imported(tmp_path):
     assert state["game"] == "yams" and state["cwd"] == "/home/pyodide"
     modules = set(state["modules"])
     assert {"pygames", "pygames.yams", "pygames.bots", "pygames.expert", "embed"} <= modules
-    assert not {"yams_app", "dom", "pyscript", "js", "pygames.cli"} & modules
+    assert not {"shell", "yams_view", "dom", "pyscript", "js", "pygames.cli"} & modules
 
 
 def _node_untar(path: Path) -> dict:
@@ -356,7 +356,7 @@ def test_page_reads_the_game_files_as_python_does(tmp_path):
     with tarfile.open(pkg) as tar:
         expected = {m.name: hashlib.sha256(tar.extractfile(m).read()).hexdigest()
                     for m in tar.getmembers()}
-    assert "yams_app.py" in expected and "pygames/core.py" in expected
+    assert "shell.py" in expected and "pygames/core.py" in expected
     assert _node_untar(pkg) == expected
 
     raw = gzip.decompress(pkg.read_bytes())

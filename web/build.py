@@ -15,7 +15,7 @@ What ends up in the output directory:
 * ``pygames-<hash>.tar.gz``: every ``.py`` module of the ``pygames/`` package,
   found by walking the tree (no hand-kept list), stored as ``pygames/...``, and
   the page's modules (``web/app/*.py``) at its top, so that writing it into
-  Pyodide's working directory makes ``import pygames`` and ``import yams_app``
+  Pyodide's working directory makes ``import pygames`` and ``import shell``
   work (js/pyodide-fast.mjs does, before PyScript gets the interpreter: no
   ``files`` in pyscript.json); built as ``pygames.zip``, to which web/runtime/
   adds the bytecode of the start-up modules and of PyScript's own package, then
@@ -131,7 +131,8 @@ RUNTIME_PLACEHOLDER = "/* filled in by web/build.py */ null"
 
 #: Build tooling that lives in web/ but is not part of the site; web/app/*.py goes into
 #: the game's files instead (bytecode included).
-WEB_EXCLUDED_TOP = {"build.py", "serve.py", "build_sw.mjs", "make_icons.py", "runtime", "app"}
+WEB_EXCLUDED_TOP = {"build.py", "serve.py", "build_sw.mjs", "make_icons.py", "runtime", "app",
+                    "templates", "games"}
 WEB_EXCLUDED_ANY = {"__pycache__", ".DS_Store"}
 WEB_EXCLUDED_SUFFIXES = {".pyc", ".pyo", ".md"}
 
@@ -199,22 +200,115 @@ def copy_web(out: Path) -> list[Path]:
 
 
 _INCLUDE = re.compile(r"<!-- include ([\w.-]+\.html)#([\w-]+) -->")
+_FIELD = re.compile(r"\{\{(\w+)\}\}")
 
 
-def page_part(page: Path, part: str) -> str:
-    """The lines of `page` between <!-- PART:begin --> and <!-- PART:end -->."""
-    text = page.read_text(encoding="utf-8")
+def page_part(text: str, part: str, name: str = "page") -> str:
+    """The lines of a page between <!-- PART:begin --> and <!-- PART:end -->."""
     begin, end = f"<!-- {part}:begin -->", f"<!-- {part}:end -->"
     if text.count(begin) != 1 or text.count(end) != 1:
-        raise SystemExit(f"build.py: {page.name} must mark its part '{part}' exactly once")
+        raise SystemExit(f"build.py: {name} must mark its part '{part}' exactly once")
     return text[text.index(begin) + len(begin):text.index(end)].strip("\n")
 
 
 def render_page(page: Path) -> str:
     """A page with its `<!-- include OTHER.html#PART -->` lines replaced by that part of the
-    other page: the embed page shares the game's markup with the full page this way."""
+    other page (a file next to it)."""
     text = page.read_text(encoding="utf-8")
-    return _INCLUDE.sub(lambda m: page_part(page.parent / m.group(1), m.group(2)), text)
+    return _INCLUDE.sub(
+        lambda m: page_part((page.parent / m.group(1)).read_text(encoding="utf-8"), m.group(2),
+                            m.group(1)), text)
+
+
+def fill(template: str, values: dict, name: str) -> str:
+    """`{{field}}` replaced by its value (already escaped or trusted markup)."""
+    def value(m):
+        if m.group(1) not in values:
+            raise SystemExit(f"build.py: {name}: no value for {{{{{m.group(1)}}}}}")
+        return values[m.group(1)]
+    return _FIELD.sub(value, template)
+
+
+def _registry():
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from pygames import FAMILIES
+
+    return FAMILIES
+
+
+def family_pages() -> dict[str, str]:
+    """Every generated page: ``<id>.html`` and ``embed-<id>.html`` for each game of the
+    registry (web/templates/ + the game's web/games/<id>/table.html and rules.html), and
+    the home page with one card per game."""
+    from html import escape
+
+    templates = WEB / "templates"
+    game_t = (templates / "game.html").read_text(encoding="utf-8")
+    embed_t = (templates / "embed.html").read_text(encoding="utf-8")
+    pages: dict[str, str] = {}
+    cards = []
+    for family in _registry().values():
+        folder = WEB / "games" / family.id
+        if not (folder / "table.html").is_file():
+            # A game whose rules are registered before its page is written (tests/
+            # test_embed_page.py fails for it until then).
+            print(f"build.py: warning: no web/games/{family.id}/table.html: no page for "
+                  f"{family.id} yet", file=sys.stderr)
+            continue
+        extra = {}
+        if (folder / "page.json").is_file():
+            extra = json.loads((folder / "page.json").read_text(encoding="utf-8"))
+        values = {
+            "id": escape(family.id),
+            "title": escape(family.title),
+            "description": escape(extra.get("description", family.description)),
+            "rules_title": escape(extra.get("rules_title", f"Règles : {family.title}")),
+            "table": (folder / "table.html").read_text(encoding="utf-8").rstrip("\n"),
+            "rules": (folder / "rules.html").read_text(encoding="utf-8").rstrip("\n"),
+        }
+        full = fill(game_t, values, f"{family.id}.html")
+        pages[f"{family.id}.html"] = full
+        embed = _INCLUDE.sub(lambda m: page_part(full, m.group(2), f"{family.id}.html"),
+                             fill(embed_t, values, f"embed-{family.id}.html"))
+        pages[f"embed-{family.id}.html"] = embed
+        cards.append(
+            f'      <li class="game-card" data-family="{values["id"]}">\n'
+            f'        <h2>{values["title"]}</h2>\n'
+            f'        <p>{escape(family.description)}</p>\n'
+            f'        <p class="players">{escape(family.players_text())}</p>\n'
+            f'        <p class="card-links"><a class="play-link" href="{values["id"]}.html">Jouer</a>\n'
+            f'          <a class="resume-link" href="{values["id"]}.html" hidden>Reprendre la partie</a></p>\n'
+            f'      </li>')
+    index = (templates / "index.html").read_text(encoding="utf-8")
+    pages["index.html"] = fill(index, {"cards": "\n".join(cards)}, "index.html")
+    return pages
+
+
+#: The placeholder of web/embed.js that the build fills with the registry's embed pages.
+EMBED_PAGES_PLACEHOLDER = "/* pages: filled in by web/build.py */ {}"
+
+
+def embed_pages() -> dict:
+    return {f.id: {"file": f"embed-{f.id}.html", "title": f"{f.title}, jeu de dés (pygames)"}
+            for f in _registry().values() if (WEB / "games" / f.id / "table.html").is_file()}
+
+
+def write_pages(out: Path) -> list[Path]:
+    written = []
+    for name, text in family_pages().items():
+        for ref, versioned in VENDOR_REFS.items():
+            text = text.replace(ref, versioned)
+        dst = out / name
+        dst.write_text(text, encoding="utf-8")
+        written.append(dst)
+    loader = out / "embed.js"
+    text = loader.read_text(encoding="utf-8")
+    if text.count(EMBED_PAGES_PLACEHOLDER) != 1:
+        sys.exit(f"build.py: embed.js must hold `{EMBED_PAGES_PLACEHOLDER}` exactly once")
+    loader.write_text(text.replace(EMBED_PAGES_PLACEHOLDER, json.dumps(embed_pages(), ensure_ascii=False)),
+                      encoding="utf-8")
+    return written
 
 
 def package_modules() -> list[Path]:
@@ -412,6 +506,7 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     out.mkdir(parents=True)
 
     files = copy_web(out)
+    files += write_pages(out)
     package = zip_package(out)
     files += copy_pyodide(out)
     built = runtime.build_runtime(out / PYODIDE_DIR, package_zip=package, quiet=quiet)

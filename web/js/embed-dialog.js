@@ -5,7 +5,9 @@
 
 const dialog = document.getElementById("embed");
 const opener = document.getElementById("open-embed");
-const GAME_PAGE = "yams";  // the data-pygames value / embed-<page>.html of this page
+// The data-pygames value / embed-<page>.html of this page (the build writes it on <body>).
+const GAME_PAGE = document.body.dataset.family || "yams";
+const GAME_TITLE = document.querySelector("header.site h1")?.textContent || GAME_PAGE;
 const IFRAME_HEIGHT = 720;
 
 function randomId() {
@@ -26,7 +28,7 @@ function currentRuleset() {
   const picked = document.querySelector("input[name=ruleset]:checked");
   const onTable = !document.getElementById("table")?.hidden;
   return (onTable && document.body.dataset.game) || picked?.value
-    || new URLSearchParams(location.search).get("game") || document.body.dataset.game || "yams";
+    || new URLSearchParams(location.search).get("game") || document.body.dataset.game || GAME_PAGE;
 }
 
 export function snippets(game = currentRuleset()) {
@@ -38,7 +40,7 @@ export function snippets(game = currentRuleset()) {
   return {
     loader: `<div data-pygames="${GAME_PAGE}" data-game="${attr(game)}"></div>`
       + `<script src="${attr(loader)}" defer></script>`,
-    iframe: `<iframe src="${attr(page.href)}" title="Yams, jeu de dés (pygames)" width="100%" `
+    iframe: `<iframe src="${attr(page.href)}" title="${attr(GAME_TITLE)}, jeu de dés (pygames)" width="100%" `
       + `height="${IFRAME_HEIGHT}" style="border:0;max-width:100%" loading="lazy"></iframe>`,
   };
 }

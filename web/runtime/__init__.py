@@ -21,7 +21,7 @@ Pyodide's own CPython (3.14, in Node) to
   page or are development tools, to pay for the larger ``.pyc``.
 
 It also adds to the game's files (``pygames.zip``, which holds the package and
-web/app/*.py: the page's ``<script type="py">`` only does ``import yams_app``)
+web/app/*.py: the page's ``<script type="py">`` only does ``import shell; shell.main(ID)``)
 the bytecode of its start-up modules, and that of PyScript's own Python package
 (which PyScript writes to ``./pyscript/`` and imports at every start), compiled
 from the sources embedded in its chunks.

@@ -26,7 +26,7 @@
 // unpacked into the working directory by PyScript) to OUT with, next to each
 // .py that the --import MODULEs loaded, its __pycache__/<name>.cpython-314.pyc
 // (unchecked hash, docstrings kept), so that importing the package at start-up
-// does not compile it either.  With --app-source FILE (e.g. web/app/yams_app.py, which
+// does not compile it either.  With --app-source FILE (e.g. web/app/shell.py, which
 // PyScript's `files` copy into the working directory, next to the unpacked package), the
 // zip also gets __pycache__/<name>.cpython-314.pyc at its top for each FILE.
 //

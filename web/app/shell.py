@@ -1,0 +1,655 @@
+"""The shell of every game page: everything a page needs that is not the game itself.
+
+A page's only Python is ``import shell; shell.main("<family id>")``.  The shell reads
+the family from the registry (`pygames.FAMILIES`) and imports its view module (the
+family's ``view``, e.g. ``yams_view``), which draws the state and turns clicks and keys
+into action notations.  The shell owns the rest, the same for every game:
+
+* the URL parameters (``seed``, ``pace``, ``game``, ``fresh``) and the embed form;
+* the setup screen, built from the family's rulesets, their options, seats and number of
+  players (plus whatever the view adds, e.g. a starting position);
+* saving after every action and resuming, with a French notice for a save it cannot read;
+* the computer's loop, with its pace and a generation counter so that a loop left over
+  from an earlier game never plays in a new one;
+* the Règles dialog following the chosen ruleset and options;
+* the end screen, from the game's `Outcome`;
+* announcements for screen readers (one aria-live region);
+* the expert's tables, fetched on first use, and the advisor / analysis panels, whose
+  contents the view provides.
+
+Clicks: any element with ``data-action="<notation>"`` inside the table plays that
+action when it is a human's turn; the view keeps those attributes up to date.
+"""
+
+import asyncio
+import json
+from importlib import import_module
+
+from dom import by_id, clear, el, on, query_params, show, storage
+from embed import EmbedError, parse_embed
+from pyscript import document, fetch, window
+
+from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, Player, load_match
+from pygames.bots import bot_for
+
+DEFAULT_PACE_MS = 650
+
+
+def plural(n, word):
+    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
+
+
+class Shell:
+    def __init__(self, family_id):
+        self.family = FAMILIES[family_id]
+        self.games = {g.id: g for g in self.family.games}
+        params = query_params()
+        self.seed = params.get("seed")
+        try:
+            self.pace = max(0, int(params.get("pace", DEFAULT_PACE_MS))) / 1000
+        except ValueError:
+            self.pace = DEFAULT_PACE_MS / 1000
+        self.preferred = params.get("game")
+        self.match = None
+        self.bots = {}
+        self.generation = 0  # bumps on every new match so old bot loops stop
+        self.bots_running = None
+        self.tables = {}  # tables name -> the loaded tables
+        self.bot_players = {}
+        self.setup_rows = []
+        self.embed = None  # the embed page's EmbedConfig (see _embed_start)
+        self.store_key = f"pygames:{family_id}:match"
+        self.setup_key = f"pygames:{family_id}:setup"
+        self.view = import_module(self.family.view).View(self)
+
+    # --- start-up ---------------------------------------------------------------------
+
+    def start(self):
+        self._bind()
+        self.view.bind()
+        if document.body.hasAttribute("data-embed") and not self._embed_start():
+            return
+        saved = storage.get(self.store_key)
+        if saved and "fresh" not in query_params():
+            try:
+                blob = json.loads(saved)
+                if not isinstance(blob, dict):
+                    raise BadRecord("Sauvegarde illisible.")
+                self._resume(blob)
+                return
+            except (ValueError, BadRecord, RecursionError) as err:
+                storage.remove(self.store_key)
+                why = str(err) if isinstance(err, GameError) else "sauvegarde illisible"
+                self.show_setup(
+                    f"La partie enregistrée n'a pas pu être reprise ({why}). "
+                    "Une nouvelle partie vous attend."
+                )
+                return
+        self.show_setup()
+
+    def _resume(self, blob):
+        match = load_match(blob.get("record"), self._sampler())
+        if match.game.family != self.family.id:
+            raise BadRecord("Cette sauvegarde est celle d'un autre jeu.")
+        self._adopt(match)
+        self.view.restore_ui(blob)
+        self.show_table()
+        if match.state.is_terminal():
+            self.show_end()
+            return
+        self.announce("Partie reprise.")
+        self.schedule_bots()
+
+    def _sampler(self):
+        return DiceSampler(self.seed) if self.seed else DiceSampler()
+
+    def _adopt(self, match):
+        self.generation += 1
+        self.match = match
+        self.bots = {i: p.seat for i, p in enumerate(match.players) if p.is_computer}
+        self.bot_players = {}
+        self.view.adopt(match)
+        self._update_rules_panel(match.game, match.options)
+        document.body.dataset.game = match.game.id  # read by js/embed-dialog.js
+
+    def _bind(self):
+        on(by_id("table"), "click", self._on_table_click)
+        on(document, "keydown", self._on_key)
+        on(by_id("setup-form"), "submit", self._on_setup_submit)
+        on(by_id("add-player"), "click", lambda e: self._add_player_row())
+        on(by_id("again"), "click", lambda e: self._again())
+        on(by_id("to-setup"), "click", lambda e: self.show_setup())
+        on(by_id("quit"), "click", self._on_quit)
+        advise, analyse = by_id("advise"), by_id("analyse")
+        if advise:
+            on(advise, "click", self._on_advise)
+            on(by_id("advice"), "click", self._on_advice_click)
+            show(advise.parentNode, self.family.advisor)
+        if analyse:
+            on(analyse, "click", self._on_analyse)
+            show(analyse, self.family.advisor)
+
+    # --- screens ----------------------------------------------------------------------
+
+    def _screen(self, name):
+        for section in ("loading", "setup", "table", "end", "error"):
+            show(by_id(section), section == name)
+        show(by_id("quit"), name == "table")
+        by_id("table").classList.remove("finished")
+
+    def show_setup(self, notice=None):
+        if self.embed and self.embed.players:
+            return self._embed_new_match()
+        self.generation += 1
+        self._build_setup()
+        note = by_id("setup-notice")
+        note.textContent = notice or ""
+        show(note, bool(notice))
+        self._screen("setup")
+
+    def show_table(self):
+        self._screen("table")
+        self.view.render()
+
+    def show_end(self):
+        match = self.match
+        state, players = match.state, match.players
+        outcome = match.outcome()
+        ranking = by_id("ranking")
+        clear(ranking)
+        scores = state.scores()
+        for place, group in enumerate(outcome.ranking):
+            for p in group:
+                item = el("li", None, value=place + 1)
+                item.appendChild(el("span", players[p].name, "name"))
+                item.appendChild(el("span", self.view.score_text(p, scores[p]), "score"))
+                if len(group) > 1:
+                    item.appendChild(el("span", " (ex aequo)"))
+                ranking.appendChild(item)
+        names = [players[p].name for p in outcome.winners]
+        title = by_id("end-title")
+        if len(players) == 1:
+            title.textContent = outcome.reason.rstrip(".")
+        elif outcome.draw:
+            title.textContent = "Égalité : " + " et ".join(names)
+        elif len(names) == 1:
+            title.textContent = f"{names[0]} gagne !"
+        else:
+            title.textContent = outcome.reason
+        reason = by_id("end-reason")
+        if reason:
+            reason.textContent = outcome.reason if outcome.reason != title.textContent else ""
+        self._screen("end")
+        analysis = by_id("analysis")
+        if analysis:
+            show(analysis, False)
+            by_id("analyse").setAttribute("aria-expanded", "false")
+        # The final table stays in view under the ranking.
+        end, table = by_id("end"), by_id("table")
+        table.parentNode.insertBefore(end, table)
+        table.classList.add("finished")
+        show(table, True)
+        self.announce(title.textContent + ". " + (reason.textContent if reason else ""))
+        by_id("again").focus()
+
+    # --- setup ------------------------------------------------------------------------
+
+    def _saved_setup(self):
+        try:
+            data = json.loads(storage.get(self.setup_key) or "{}")
+        except (ValueError, RecursionError):
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        clean = {}
+        if isinstance(data.get("game"), str) and data["game"] in self.games:
+            clean["game"] = data["game"]
+        if isinstance(data.get("options"), dict):
+            clean["options"] = data["options"]
+        if isinstance(data.get("players"), list):
+            clean["players"] = [p for p in data["players"] if isinstance(p, dict)]
+        return clean
+
+    def _build_setup(self):
+        saved = self._saved_setup()
+        first = next(iter(self.games))
+        chosen = self.preferred if self.preferred in self.games else saved.get("game", first)
+        box = by_id("ruleset-choices")
+        clear(box)
+        for game in self.games.values():
+            label = el("label", None, "choice")
+            radio = el("input", None, type="radio", name="ruleset", value=game.id)
+            radio.checked = game.id == chosen
+            on(radio, "change", lambda e: self._on_ruleset_change())
+            text = el("span")
+            text.appendChild(el("strong", game.title))
+            if game.summary:
+                text.appendChild(el("small", game.summary))
+            label.appendChild(radio)
+            label.appendChild(text)
+            box.appendChild(label)
+        show(box.parentNode, len(self.games) > 1)
+        self._build_options(saved.get("options", {}) if saved.get("game") == chosen else {})
+        rows = by_id("player-rows")
+        clear(rows)
+        self.setup_rows = []
+        game = self._chosen_game()
+        players = saved.get("players") or self.view.default_players(game)
+        for p in players[: game.max_players]:
+            seat = p.get("seat", "human")
+            self._add_player_row(str(p.get("name", ""))[:40], seat if seat in game.seats else "human")
+        while len(self.setup_rows) < game.min_players:
+            self._add_player_row(seat="simple" if "simple" in game.seats else "human")
+        show(by_id("setup-error"), False)
+        self.view.build_setup_extra(by_id("setup-extra"), game)
+        if self.embed:
+            self._embed_setup()
+
+    def _chosen_game(self):
+        for radio in document.querySelectorAll("input[name=ruleset]"):
+            if radio.checked:
+                return self.games[radio.value]
+        return next(iter(self.games.values()))
+
+    def _on_ruleset_change(self):
+        self._build_options({})
+        self._refresh_player_rows()
+
+    def _build_options(self, values):
+        game = self._chosen_game()
+        box = by_id("option-choices")
+        clear(box)
+        for opt in game.options:
+            label = el("label")
+            value = values.get(opt.id, opt.default)
+            if opt.choices:
+                select = el("select", None, name=f"opt-{opt.id}", data_option=opt.id)
+                for choice in opt.choices:
+                    option = el("option", str(choice), value=str(choice))
+                    option.selected = value == choice
+                    select.appendChild(option)
+                on(select, "change", lambda e: self._update_rules_panel(*self._setup_choice()))
+                label.appendChild(el("span", opt.label))
+                label.appendChild(select)
+            else:
+                check = el("input", None, type="checkbox", data_option=opt.id)
+                check.checked = value is True
+                on(check, "change", lambda e: self._update_rules_panel(*self._setup_choice()))
+                label.appendChild(check)
+                label.appendChild(el("span", opt.label))
+            box.appendChild(label)
+        if not game.options:
+            box.appendChild(el("p", "Aucune option pour cette règle.", "empty"))
+        self._update_rules_panel(*self._setup_choice())
+
+    def _setup_choice(self):
+        """The ruleset and options chosen on the setup screen."""
+        game = self._chosen_game()
+        options = {}
+        for node in by_id("option-choices").querySelectorAll("[data-option]"):
+            opt = next(o for o in game.options if o.id == node.dataset.option)
+            options[opt.id] = node.checked if not opt.choices else opt.parse(node.value)
+        return game, options
+
+    def _add_player_row(self, name=None, seat="human"):
+        game = self._chosen_game()
+        if len(self.setup_rows) >= game.max_players:
+            return
+        n = len(self.setup_rows) + 1
+        row = el("li")
+        name_input = el(
+            "input", None, type="text", maxlength=40, autocomplete="off",
+            aria_label=f"Nom du joueur {n}",
+        )
+        name_input.value = name if name is not None else f"Joueur {n}"
+        seat_select = el("select", None, aria_label=f"Joueur {n} : humain ou ordinateur")
+        remove = el("button", "Retirer", "ghost small remove", type="button")
+        row.appendChild(name_input)
+        row.appendChild(seat_select)
+        row.appendChild(remove)
+        entry = (row, name_input, seat_select)
+        self.setup_rows.append(entry)
+        self._fill_seats(seat_select, seat)
+        on(remove, "click", lambda e: self._remove_player_row(entry))
+        by_id("player-rows").appendChild(row)
+        self._refresh_player_rows()
+
+    def _fill_seats(self, select, seat):
+        clear(select)
+        seats = self._chosen_game().seats
+        for value, text in seats.items():
+            option = el("option", text, value=value)
+            option.selected = value == (seat if seat in seats else "human")
+            select.appendChild(option)
+
+    def _remove_player_row(self, entry):
+        if len(self.setup_rows) > self._chosen_game().min_players:
+            self.setup_rows.remove(entry)
+            entry[0].remove()
+            self._refresh_player_rows()
+
+    def _refresh_player_rows(self):
+        game = self._chosen_game()
+        for row, _, seat in self.setup_rows:
+            row.querySelector(".remove").disabled = len(self.setup_rows) <= game.min_players
+            if seat.value not in game.seats:
+                self._fill_seats(seat, "human")
+        by_id("add-player").disabled = len(self.setup_rows) >= game.max_players
+
+    def _on_setup_submit(self, event):
+        event.preventDefault()
+        game, options = self._setup_choice()
+        try:
+            players = [
+                Player(name.value.strip() or f"Joueur {i + 1}", seat.value)
+                for i, (_, name, seat) in enumerate(self.setup_rows)
+            ]
+            start = self.view.read_setup_extra(game, players)
+            match = Match(game, players, options, self._sampler(), start)
+        except GameError as err:
+            error = by_id("setup-error")
+            error.textContent = str(err)
+            show(error, True)
+            return
+        storage.set(
+            self.setup_key,
+            json.dumps({"game": game.id, "options": options, "players": [p.to_json() for p in players]}),
+        )
+        self._begin(match)
+
+    def _begin(self, match, focus=True):
+        self._adopt(match)
+        self.save()
+        self.show_table()
+        self.announce(f"Nouvelle partie : {match.game.title}.")
+        self.schedule_bots()
+        if focus:
+            self.view.focus()
+
+    def _again(self):
+        m = self.match
+        self._begin(Match(m.game, m.players, m.options, self._sampler(), m.start))
+
+    def _on_quit(self, event):
+        if self.match and not self.match.state.is_terminal():
+            if not window.confirm("Abandonner la partie en cours ?"):
+                return
+        storage.remove(self.store_key)
+        self.show_setup()
+
+    # --- playing ----------------------------------------------------------------------
+
+    def human_turn(self):
+        state = self.match.state if self.match else None
+        return (
+            state is not None
+            and not state.is_terminal()
+            and not state.is_chance()
+            and state.current_player() not in self.bots
+            and not by_id("table").hidden
+        )
+
+    def play_text(self, notation):
+        """A human's action, from a data-action notation (a click or a key)."""
+        if not self.human_turn():
+            return
+        try:
+            action = self.match.game.parse_action(notation)
+        except GameError as err:
+            self.hint(str(err))
+            return
+        self.play(action)
+
+    def play(self, action, by_bot=False):
+        """Apply a player's action, let any dice fall, save, redraw."""
+        before = self.match.state
+        actor = before.current_player()
+        try:
+            self.match.apply(action)
+        except GameError as err:
+            self.hint(str(err))
+            return
+        self._close_advice()
+        self.view.before_chance(before, action)
+        self.match.advance_chance()
+        self.save()
+        self.announce(self.view.describe(actor, action, before))
+        self.view.render()
+        if self.match.state.is_terminal():
+            self.show_end()
+            return
+        if not by_bot:
+            self.schedule_bots()
+        elif self.match.state.current_player() not in self.bots:
+            self.view.focus()
+
+    def schedule_bots(self):
+        state = self.match.state
+        if (self.bots_running != self.generation and not state.is_terminal()
+                and state.current_player() in self.bots):
+            self.bots_running = self.generation
+            asyncio.ensure_future(self._run_bots(self.generation))
+
+    async def _run_bots(self, generation):
+        try:
+            await self._bot_loop(generation)
+        except Exception as err:  # a bot must never stall the game silently
+            self.announce(f"L'ordinateur s'est arrêté : {err}")
+            raise
+        finally:
+            if self.bots_running == generation:
+                self.bots_running = None
+
+    async def _bot_loop(self, generation):
+        while generation == self.generation:
+            state = self.match.state
+            if state.is_terminal() or state.current_player() not in self.bots:
+                return
+            await asyncio.sleep(self.pace)
+            if generation != self.generation:
+                return
+            bot = await self._bot(self.bots[state.current_player()])
+            if generation != self.generation:
+                return
+            action = bot(state)
+            # The view may show the choice before it happens (e.g. the dice kept).
+            action = await self.view.preview_bot_action(state, action, self.pace / 2)
+            if generation != self.generation:
+                return
+            self.play(action, by_bot=True)
+
+    async def _bot(self, seat):
+        """The computer player of a seat; tables (if it needs any) are fetched on first use."""
+        if seat not in self.bot_players:
+            level, tables = seat, None
+            if seat == "expert" and self.match.game.tables_name(self.match.options):
+                try:
+                    tables = await self.load_tables()
+                except GameError as err:
+                    fallback = "simple" if "simple" in self.match.game.seats else None
+                    if fallback is None:
+                        raise
+                    self.announce(f"{err} L'ordinateur joue en mode facile.")
+                    level = fallback
+            self.bot_players[seat] = bot_for(self.match.game, level, tables)
+        return self.bot_players[seat]
+
+    async def load_tables(self):
+        """The solved tables of this game's rules and options, fetched once."""
+        game, options = self.match.game, self.match.options
+        name = game.tables_name(options)
+        if name not in self.tables:
+            self.hint("Chargement des tables de l'expert…")
+            try:
+                response = await fetch(f"tables/{name}.bin")
+                ok = response.ok
+                data = bytes(await response.bytearray()) if ok else b""
+            except Exception:
+                ok = False
+            if not ok:
+                raise GameError("Les tables de l'expert n'ont pas pu être chargées.")
+            self.tables[name] = game.load_tables(data)
+        return self.tables[name]
+
+    # --- the advisor and the analysis (their contents come from the view) --------------
+
+    def _on_advise(self, event):
+        panel = by_id("advice")
+        if not panel.hidden:
+            self._close_advice()
+            return
+        by_id("advise").setAttribute("aria-expanded", "true")
+        by_id("table").querySelector(".play").classList.add("advising")
+        self.view.layout_changed()
+        show(panel, True)
+        clear(panel)
+        panel.appendChild(el("p", "Le conseiller réfléchit…", "hint"))
+        asyncio.ensure_future(self._show_advice(self.generation, len(self.match.history)))
+
+    def _close_advice(self):
+        panel = by_id("advice")
+        if not panel or panel.hidden:
+            return
+        show(panel, False)
+        by_id("table").querySelector(".play").classList.remove("advising")
+        self.view.layout_changed()
+        by_id("advise").setAttribute("aria-expanded", "false")
+
+    async def _show_advice(self, generation, ply):
+        try:
+            tables = await self.load_tables()
+        except GameError as err:
+            self._fill(by_id("advice"), [el("p", str(err), "hint")])
+            return
+        if generation != self.generation or ply != len(self.match.history):
+            return  # the game moved on meanwhile
+        self.hint(self.view.hint_text())
+        nodes, summary = self.view.advice(self.match.state, tables)
+        if not nodes:
+            self._close_advice()
+            return
+        self._fill(by_id("advice"), nodes)
+        self.announce(summary)
+
+    def _on_advice_click(self, event):
+        button = event.target.closest("button[data-advice]")
+        if button and self.human_turn():
+            self.view.take_advice(button.dataset.advice)
+
+    def _on_analyse(self, event):
+        panel = by_id("analysis")
+        if not panel.hidden:
+            show(panel, False)
+            by_id("analyse").setAttribute("aria-expanded", "false")
+            return
+        by_id("analyse").setAttribute("aria-expanded", "true")
+        show(panel, True)
+        self._fill(panel, [el("p", "Analyse en cours…", "hint")])
+        asyncio.ensure_future(self._show_analysis())
+
+    async def _show_analysis(self):
+        panel = by_id("analysis")
+        try:
+            nodes = self.view.analysis(self.match, await self.load_tables())
+        except GameError as err:
+            nodes = [el("p", str(err), "hint")]
+        self._fill(panel, nodes)
+
+    @staticmethod
+    def _fill(panel, nodes):
+        clear(panel)
+        for node in nodes:
+            panel.appendChild(node)
+
+    def save(self):
+        blob = {"record": self.match.to_record(), **self.view.ui_state()}
+        if self.match.state.is_terminal():
+            blob["finished"] = True
+        if self.embed:
+            blob["embed"] = self.embed.signature
+        storage.set(self.store_key, json.dumps(blob))
+
+    # --- embed form (embed-<id>.html; its URL parameters are parsed by embed.py) ------
+
+    def _embed_start(self):
+        """Take the embedder's choices; False if they are wrong (the frame then says why)."""
+        try:
+            self.embed = parse_embed(window.location.search, self.family.id)
+        except EmbedError as err:
+            by_id("error-text").textContent = f"Ce jeu intégré est mal configuré : {err}"
+            show(by_id("error-reload"), False)
+            self._screen("error")
+            return False
+        self.store_key = self.embed.store_key(self.store_key)
+        self.setup_key = self.embed.store_key(self.setup_key)
+        if self.embed.game:
+            self.preferred = self.embed.game.id
+        if self.embed.players:
+            show(by_id("to-setup"), False)
+        try:  # a game saved under other parameters (the embedder changed them) is dropped
+            stale = json.loads(storage.get(self.store_key) or "{}").get("embed") != self.embed.signature
+        except (ValueError, AttributeError, RecursionError):
+            stale = False  # unreadable: start() says so
+        if stale:
+            storage.remove(self.store_key)
+        return True
+
+    def _embed_setup(self):
+        """The setup screen offers only what the embedder left open."""
+        embed = self.embed
+        show(by_id("ruleset-choices").parentNode, embed.game is None and len(self.games) > 1)
+        if embed.options is not None:
+            self._build_options(embed.options)
+        show(by_id("option-choices").parentNode, embed.options is None)
+        if embed.game:
+            by_id("setup-title").textContent = embed.game.title
+
+    def _embed_new_match(self):
+        """_begin without moving the focus: a frame must not scroll the host page to itself."""
+        embed = self.embed
+        self._begin(Match(embed.game, embed.players, embed.options, self._sampler()), focus=False)
+
+    # --- events -----------------------------------------------------------------------
+
+    def _on_table_click(self, event):
+        target = event.target.closest("[data-action]")
+        if target and not target.disabled and by_id("table").contains(target):
+            self.play_text(target.dataset.action)
+
+    def _on_key(self, event):
+        if event.ctrlKey or event.metaKey or event.altKey or document.querySelector("dialog[open]"):
+            return
+        if event.target.tagName in ("INPUT", "SELECT", "TEXTAREA") or by_id("table").hidden:
+            return
+        self.view.on_key(event)
+
+    # --- small services for the view --------------------------------------------------
+
+    def hint(self, text):
+        by_id("hint").textContent = text
+
+    def announce(self, text):
+        by_id("live").textContent = text
+
+    def _update_rules_panel(self, game, options):
+        for section in document.querySelectorAll("#rules [data-ruleset]"):
+            show(section, section.dataset.ruleset == game.id)
+        for node in document.querySelectorAll("#rules [data-option]"):
+            wanted = node.dataset.when
+            value = options.get(node.dataset.option)
+            shown = (bool(value) == (wanted == "true")) if wanted in ("true", "false") else str(value) == wanted
+            show(node, shown)
+
+
+def main(family_id):
+    shell = Shell(family_id)
+    try:
+        shell.start()
+    except Exception as err:  # never a blank page
+        by_id("error-text").textContent = f"Le jeu n'a pas pu démarrer : {err}"
+        shell._screen("error")
+        raise
+    window.pygamesPage = "ready"
+    document.body.dataset.ready = "1"
+    document.dispatchEvent(window.CustomEvent.new("pygames:ready"))
+    return shell

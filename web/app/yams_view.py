@@ -1,0 +1,400 @@
+"""The Yams view: five dice and the score sheet of the Yams family (yams, yams-boite,
+yahtzee), drawn from the state; clicks and keys become action notations.
+
+The shell (shell.py) owns everything else. Kept dice are the page's own state until the
+next throw (`held`, saved with the game so that a reload keeps them); the roll button's
+``data-action`` always says what a click plays (``roll``, or ``keep 3 5 @1,4``).
+"""
+
+import asyncio
+
+from dom import by_id, clear, el, on
+from pyscript import document, window
+
+from pygames.expert import advise, analyse
+from pygames.yams import UPPER_IDS, Roll, Score
+
+ROLLS = 3
+
+
+def plural(n, word):
+    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
+
+
+def points(value):
+    return f"{value:.1f}".replace(".", ",")
+
+
+class View:
+    def __init__(self, shell):
+        self.shell = shell
+        self.held = set()
+        self.cells = {}
+        self.cell_cache = {}
+        self.heads = []
+        self.dice_nodes = []
+        self.last_rolled = ()
+        self.just_scored = None
+
+    @property
+    def match(self):
+        return self.shell.match
+
+    # --- hooks called by the shell ----------------------------------------------------
+
+    def bind(self):
+        on(by_id("dice"), "click", self._on_dice_click)
+        on(window, "resize", lambda e: self.layout_changed())
+        for i in range(5):
+            die = el("button", None, "die", type="button", data_die=i, data_face=0)
+            die.appendChild(el("span", str(i + 1), "num", aria_hidden="true"))
+            by_id("dice").appendChild(die)
+            self.dice_nodes.append(die)
+
+    def default_players(self, game):
+        return [{"name": "Joueur 1", "seat": "human"}]
+
+    def build_setup_extra(self, box, game):
+        clear(box)
+
+    def read_setup_extra(self, game, players):
+        return None
+
+    def adopt(self, match):
+        self.held = set()
+        self.last_rolled = ()
+        self.just_scored = None
+        self._build_sheet()
+
+    def restore_ui(self, blob):
+        held = blob.get("held", [])
+        state = self.match.state
+        if isinstance(held, list) and state.dice and 0 < state.rolls < ROLLS:
+            self.held = {p for p in held if type(p) is int and 0 <= p < 5}
+
+    def ui_state(self):
+        return {"held": sorted(self.held)}
+
+    def focus(self):
+        by_id("roll").focus()
+
+    def score_text(self, player, score):
+        return plural(score, "point")
+
+    def before_chance(self, before, action):
+        """Called once an action is applied, before the dice land."""
+        self.last_rolled = self.match.state.rerolling
+        if isinstance(action, Score):
+            self.held = set()
+
+    async def preview_bot_action(self, state, action, pause):
+        """Show the dice a computer keeps before it rolls the others."""
+        if isinstance(action, Roll) and action.keep:
+            self.held = set(state.places_of(action.keep))
+            self.render()
+            await asyncio.sleep(pause)
+            return Roll(action.keep, tuple(sorted(self.held)))
+        return action
+
+    def describe(self, p, action, before):
+        state, players = self.match.state, self.match.players
+        if isinstance(action, Score):
+            sheet = state.sheet(p)
+            label = state.rules.boxes[state.rules.index[action.box]].label
+            self.just_scored = (p, action.box)
+            return f"{players[p].name} inscrit {sheet.boxes[action.box]} en {label}. Total {sheet.total}."
+        self.just_scored = None
+        return f"{players[p].name}, lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice)) + "."
+
+    def on_key(self, event):
+        target = event.target
+        key = event.key
+        if key in ("1", "2", "3", "4", "5"):
+            event.preventDefault()
+            self.toggle(int(key) - 1)
+        elif key in (" ", "Enter", "Spacebar"):
+            is_die = target.hasAttribute("data-die")
+            if target.tagName == "BUTTON" and not is_die:
+                return  # the focused button (a box, "Lancer") handles its own key
+            event.preventDefault()
+            if self._can_roll():
+                self.shell.play_text(by_id("roll").dataset.action)
+
+    # --- the player's hand ------------------------------------------------------------
+
+    def _can_roll(self):
+        state = self.match.state
+        return self.shell.human_turn() and state.rolls < ROLLS and len(self.held) < 5
+
+    def _roll_notation(self):
+        state = self.match.state
+        if state.rolls == 0 or not self.held or not state.dice:
+            return "roll"
+        places = tuple(sorted(self.held))
+        return Roll(tuple(sorted(state.dice[p] for p in places)), places).notation()
+
+    def toggle(self, place):
+        state = self.match.state if self.match else None
+        if not self.shell.human_turn() or not state.dice or state.rolls >= ROLLS:
+            return
+        self.held ^= {place}
+        self.shell.save()
+        self.render()
+        face = state.dice[place]
+        self.shell.announce(f"Dé {place + 1} ({face}) {'gardé' if place in self.held else 'relâché'}.")
+
+    def _on_dice_click(self, event):
+        die = event.target.closest("[data-die]")
+        if die:
+            self.toggle(int(die.dataset.die))
+
+    # --- drawing ----------------------------------------------------------------------
+
+    def _build_sheet(self):
+        match = self.match
+        head, body = by_id("sheet-head"), by_id("sheet-body")
+        clear(head)
+        clear(body)
+        head.appendChild(el("th", "Case", scope="col"))
+        self.heads = []
+        for p in match.players:
+            th = el("th", None, scope="col", title=p.name)
+            th.appendChild(el("span", p.name))
+            if p.is_computer:
+                th.appendChild(el("span", " (expert)" if p.seat == "expert" else " (ordi)", "bot"))
+            head.appendChild(th)
+            self.heads.append(th)
+        self.cells, self.cell_cache = {}, {}
+        rules = match.state.rules
+
+        def row(key, label, cls=None, note=None):
+            tr = el("tr", None, cls)
+            th = el("th", label, scope="row")
+            if note:
+                th.appendChild(el("small", note))
+            tr.appendChild(th)
+            for p in range(len(match.players)):
+                td = el("td")
+                tr.appendChild(td)
+                self.cells[key, p] = td
+            body.appendChild(tr)
+
+        threshold = rules.bonus_threshold
+        for box in rules.boxes:
+            row(box.id, box.label, None, box.hint if not box.upper else None)
+            if box.id == "sixes":
+                row("upper", "Sous-total", "total", f"prime à {threshold}")
+                row("bonus", f"Prime +{rules.bonus}", "sub")
+        if rules.primes:
+            label = "Deuxième Yahtzee" if match.game.id == "yahtzee" else "Deuxième Yam"
+            row("primes", label, "sub", "+100 par Yam de plus")
+        row("lower", "Partie basse", "total")
+        row("total", "TOTAL", "total grand")
+
+    def _set_cell(self, key, p, value):
+        """Draw one cell; value is ("text", str, cls) or ("box", id, points, legal, label)."""
+        if self.cell_cache.get((key, p)) == value:
+            return
+        self.cell_cache[key, p] = value
+        td = self.cells[key, p]
+        if value[0] == "text":
+            clear(td)
+            td.textContent = value[1]
+            td.className = value[2] if len(value) > 2 else ""
+            return
+        _, box, pts, legal, label = value
+        clear(td)
+        td.className = ""
+        button = el(
+            "button", str(pts), "box" + (" zero" if pts == 0 else ""),
+            type="button", data_box=box, data_action=f"score {box}",
+            aria_label=f"Inscrire {pts} en {label}",
+        )
+        button.disabled = not legal
+        td.appendChild(button)
+
+    def render(self):
+        match = self.match
+        state = match.state
+        if state.is_chance():
+            return
+        current = state.current_player() if not state.is_terminal() else None
+        human = self.shell.human_turn()
+        potential = state.potential() if human else {}
+        legal = set(state.scorable()) if human else set()
+        for p, th in enumerate(self.heads):
+            th.classList.toggle("current", p == current)
+        for p in range(len(match.players)):
+            sheet = state.sheet(p)
+            cls = "current" if p == current else ""
+            for box in state.rules.boxes:
+                value = sheet.boxes[box.id]
+                if value is not None:
+                    just = ("filled just" if self.just_scored == (p, box.id) else "filled") + (
+                        " current" if cls else "")
+                    self._set_cell(box.id, p, ("text", str(value), just))
+                elif p == current and box.id in potential:
+                    self._set_cell(box.id, p, ("box", box.id, potential[box.id], box.id in legal, box.label))
+                else:
+                    self._set_cell(box.id, p, ("text", "", cls))
+            par = (f" ({sheet.par:+d})".replace("-", "−")
+                   if any(sheet.boxes[b] is not None for b in UPPER_IDS) else "")
+            self._set_cell("upper", p, ("text", f"{sheet.upper}{par}", cls))
+            bonus = str(sheet.bonus) if sheet.bonus else (
+                f"−{sheet.missing_for_bonus}" if self._upper_open(sheet) else "0")
+            self._set_cell("bonus", p, ("text", bonus, cls))
+            if ("primes", p) in self.cells:
+                self._set_cell("primes", p, ("text", str(sheet.primes) if sheet.primes else "", cls))
+            self._set_cell("lower", p, ("text", str(sheet.lower), cls))
+            self._set_cell("total", p, ("text", str(sheet.total), cls))
+        for place, die in enumerate(self.dice_nodes):
+            face = state.dice[place] if state.dice else 0
+            die.dataset.face = str(face)
+            held = place in self.held and bool(state.dice)
+            die.setAttribute("aria-pressed", "true" if held else "false")
+            die.setAttribute("aria-label", f"Dé {place + 1} : {face}" + (", gardé" if held else "")
+                             if face else f"Dé {place + 1} : pas encore lancé")
+            die.disabled = not (human and state.dice and state.rolls < ROLLS)
+            if place in self.last_rolled:
+                die.classList.remove("rolling")
+                die.offsetWidth  # restart the animation
+                die.classList.add("rolling")
+        self.last_rolled = ()
+        roll = by_id("roll")
+        roll.disabled = not self._can_roll()
+        roll.dataset.action = self._roll_notation()
+        kept = len(self.held)
+        roll.textContent = (
+            "Lancer les dés" if state.rolls == 0
+            else "Relancer" + (" (tout)" if not kept else f" ({5 - kept} dé{'s' if 5 - kept > 1 else ''})")
+            if state.rolls < ROLLS else "Plus de lancer"
+        )
+        counter = by_id("roll-count")
+        clear(counter)
+        for i in range(ROLLS):
+            counter.appendChild(el("i", None, "used" if i < state.rolls else None))
+        info = by_id("turn-info")
+        clear(info)
+        if current is None:
+            info.textContent = "Partie terminée."
+            self.shell.hint("")
+            return
+        info.appendChild(el("span", f"Tour {min(state.turn, state.turns)}/{state.turns} · "))
+        info.appendChild(el("span", match.players[current].name, "who"))
+        info.appendChild(el("span", f" · lancer {state.rolls}/3"))
+        self.shell.hint(self.hint_text())
+        by_id("advise").disabled = not human
+        self.layout_changed()
+
+    def layout_changed(self):
+        # On phones the dice panel is sticky: the sheet's column names stick just below it.
+        if window.innerWidth >= 860:
+            return  # wider screens: the panel does not cover the sheet (see style.css)
+        play = by_id("table").querySelector(".play")
+        height = 0 if play.classList.contains("advising") else play.offsetHeight
+        document.documentElement.style.setProperty("--play-h", f"{height}px")
+
+    @staticmethod
+    def _upper_open(sheet):
+        return any(sheet.boxes[b] is None for b in UPPER_IDS)
+
+    def hint_text(self):
+        state = self.match.state
+        if state.is_terminal():
+            return ""
+        if not self.shell.human_turn():
+            return f"{self.match.players[state.current_player()].name} (ordinateur) réfléchit…"
+        if state.rolls == 0:
+            return "Lancez les dés (Espace ou Entrée)."
+        joker = " Yam joker : il compte pleine valeur en bas." if state.joker_active() else ""
+        if state.rolls >= ROLLS:
+            return "Choisissez une case sur la feuille." + joker
+        if len(self.held) == 5:
+            return "Relâchez au moins un dé pour relancer, ou choisissez une case."
+        return "Touchez les dés à garder (1 à 5), relancez, ou choisissez une case." + joker
+
+    # --- the advisor and the analysis ------------------------------------------------
+
+    def _describe_choice(self, state, action):
+        if isinstance(action, Score):
+            box = state.rules.boxes[state.rules.index[action.box]]
+            return f"Inscrire {state.potential()[action.box]} en {box.label}"
+        if state.rolls == 0:
+            return "Lancer les dés"
+        if not action.keep:
+            return "Tout relancer"
+        return "Garder " + " ".join(map(str, action.keep))
+
+    def advice(self, state, tables):
+        """The advisor's panel: (nodes, what to announce)."""
+        choices = advise(state, tables)
+        if not choices:
+            return [], ""
+        best = choices[0][1]
+        nodes = [el("p", f"Score final espéré en jouant au mieux : {points(best)}", "advice-best")]
+        listing = el("ol", None, "advice-list")
+        for action, value in choices[:6]:
+            item = el("li")
+            button = el("button", self._describe_choice(state, action), "choice-button ghost small",
+                        type="button", data_advice=action.notation())
+            item.appendChild(button)
+            gap = best - value
+            item.appendChild(el("span", points(value) + (f" (−{points(gap)})" if gap >= 0.05 else ""),
+                                "advice-value"))
+            listing.appendChild(item)
+        nodes.append(listing)
+        if len(choices) > 6:
+            nodes.append(el("p", f"… et {len(choices) - 6} autres choix, moins bons.", "hint"))
+        return nodes, "Conseil : " + self._describe_choice(state, choices[0][0]) + "."
+
+    def take_advice(self, notation):
+        action = self.match.game.parse_action(notation)
+        if isinstance(action, Roll) and action.keep:
+            # Show the advised dice as kept; the player rolls when ready.
+            self.held = set(self.match.state.places_of(action.keep))
+            self.shell.save()
+            self.render()
+            by_id("roll").focus()
+        elif isinstance(action, Roll):
+            self.held = set()
+            self.shell.play(Roll())
+        else:
+            self.shell.play(action)
+
+    def analysis(self, match, tables):
+        reviews = analyse(match, tables)
+        state, players = match.state, match.players
+        nodes = []
+        for p, player in enumerate(players):
+            mine = [r for r in reviews if r.player == p]
+            lost = sum(r.loss for r in mine)
+            section = el("section", None, "review")
+            title = f"{player.name} : {points(lost)} points perdus en espérance"
+            section.appendChild(el("h3", title if lost >= 0.05 else f"{player.name} : aucun point perdu, jeu parfait"))
+            # Turn by turn: what was played, and where it strayed, the best choice instead.
+            table = el("table", None, "review-table")
+            head = el("tr")
+            for text in ("Tour", "Joué", "Le mieux", "Perte"):
+                head.appendChild(el("th", text, scope="col"))
+            table.appendChild(head)
+            for review in mine:
+                played = " → ".join(self._notation_fr(state, d.played) for d in review.decisions)
+                strays = [d for d in review.decisions if d.loss >= 0.05]
+                best = "; ".join(
+                    f"{self._notation_fr(state, d.best)} (dés {' '.join(map(str, d.dice))})" for d in strays
+                )
+                row = el("tr", None, "stray" if strays else None)
+                row.appendChild(el("td", str(review.turn)))
+                row.appendChild(el("td", played))
+                row.appendChild(el("td", best or "—"))
+                row.appendChild(el("td", points(review.loss) if review.loss >= 0.05 else "0"))
+                table.appendChild(row)
+            section.appendChild(table)
+            nodes.append(section)
+        return nodes
+
+    @staticmethod
+    def _notation_fr(state, action):
+        if isinstance(action, Score):
+            return state.rules.boxes[state.rules.index[action.box]].label
+        return "garder " + " ".join(map(str, action.keep)) if action.keep else "tout relancer"

@@ -35,7 +35,9 @@ def roundtrip(record) -> dict:
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_finished_game_replays_to_an_identical_state(game_id, simulated):
-    match = simulated(game_id, names=HOSTILE_NAMES[:3], seed=f"rt-{game_id}")
+    game = GAMES[game_id]  # as many hostile names as the game seats, up to three
+    names = HOSTILE_NAMES[: max(game.min_players, min(3, game.max_players))]
+    match = simulated(game_id, names=names, seed=f"rt-{game_id}")
     assert match.state.is_terminal()
     record = match.to_record()
     assert record["format"] == RECORD_FORMAT and record["game"] == game_id

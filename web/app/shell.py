@@ -127,7 +127,7 @@ class Shell:
             show(advise.parentNode, self.family.advisor)
         if analyse:
             on(analyse, "click", self._on_analyse)
-            show(analyse, self.family.advisor)
+            show(analyse, hasattr(self.view, "analysis"))
 
     # --- screens ----------------------------------------------------------------------
 

@@ -40,7 +40,6 @@ from .core import (
     Player,
     State,
     Throw,
-    join_names,
     plural,
     quote,
     replace,

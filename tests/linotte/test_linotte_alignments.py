@@ -3,8 +3,6 @@ more; each maximal run of one player's pawns scores 3 → 1, 4 → 2, 5 → 3.""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, strategies as st
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pygames import DiceSampler, Match, Player, find_game
-from pygames.linotte import Announce, LinotteState, Pass, Place, cell_index
+from pygames.linotte import LinotteState, Pass, Place, cell_index
 from pygames.linotte_bots import ExpertBot, GreedyBot, SimpleBot, reach
 from pygames.linotte_cli import parse_board
 

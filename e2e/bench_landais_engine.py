@@ -11,14 +11,12 @@ import argparse
 import io
 import math
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np  # noqa: E402
 
 from pygames import DiceSampler, Match, Player, find_game  # noqa: E402
 from pygames.cli import main  # noqa: E402
@@ -27,7 +25,7 @@ from pygames.landais import ThresholdBot  # noqa: E402
 from pygames.landais_cli import predicted_rate  # noqa: E402
 from pygames.landais_expert import ExpertLandaisBot, tables_for_target  # noqa: E402
 from pygames.landais_solver import (  # noqa: E402
-    Model, build_table, evaluate_pair, pair_rate, solve, table_mask, threshold_mask,
+    build_table, evaluate_pair, pair_rate, solve, table_mask, threshold_mask,
 )
 
 GAME = find_game("de-landais")

@@ -41,6 +41,11 @@ What RULINGS.md leaves open, decided here:
 * A starting position (`check_start`) gives every player's sealed points (multiples of
   50, below the target, at least -100000) and optionally who throws first; it applies
   to the first manche only.
+
+Computer players: `simple` seals at 300 floating points or more, or when sealing wins
+(`ThresholdBot(300)`); `expert` plays the solved two-player table (`landais_expert`,
+tables built by `landais_solver`), against the strongest opponent with three or four
+players.
 """
 
 from __future__ import annotations
@@ -422,7 +427,7 @@ def _add(values: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
 
 # --- the game ------------------------------------------------------------------------
 
-TARGETS = (3000, 2000, 1000, 5000)
+TARGETS = (3000, 2000, 1000)
 
 
 class DeLandais(Game):

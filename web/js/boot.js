@@ -1,6 +1,8 @@
 // Runs before Python: shows real loading progress, opens the rules dialog, and turns a
 // failed start into a readable message instead of a blank page.
 
+import { OWN_PROGRESS, PROGRESS_EVENT, PYSCRIPT_PROGRESS } from "./runtime-internals.mjs";
+
 const bar = document.getElementById("loading-bar");
 const text = document.getElementById("loading-text");
 let shown = 0;
@@ -32,17 +34,20 @@ if ("PerformanceObserver" in window) {
   }).observe({ type: "resource", buffered: true });
 }
 
-// PyScript reports its own stages.
+// PyScript reports its own stages, and js/pyodide-fast.mjs its (same event; the messages
+// are listed in js/runtime-internals.mjs, whose test checks PyScript still sends them).
+const [ownLoading, ownStarting, ownRestoring] = OWN_PROGRESS;
+const [loadingPyodide, loadedPyodide, loadingFiles, loadedFiles] = PYSCRIPT_PROGRESS;
 const stages = {
-  "Loading runtime": [15, "Téléchargement de Python…"],   // js/pyodide-fast.mjs
-  "Loading Pyodide": [20, "Téléchargement de Python…"],
-  "Starting Python": [66, "Démarrage de Python…"],         // ordinary boot
-  "Restoring Python": [66, "Démarrage rapide de Python…"], // from the memory snapshot
-  "Loaded Pyodide": [75, "Démarrage de Python…"],
-  "Loading files": [80, "Chargement des règles du jeu…"],
-  "Loaded files": [92, "Préparation de la partie…"],
+  [ownLoading]: [15, "Téléchargement de Python…"],
+  [loadingPyodide]: [20, "Téléchargement de Python…"],
+  [ownStarting]: [66, "Démarrage de Python…"],           // ordinary boot
+  [ownRestoring]: [66, "Démarrage rapide de Python…"],   // from the memory snapshot
+  [loadedPyodide]: [75, "Démarrage de Python…"],
+  [loadingFiles]: [80, "Chargement des règles du jeu…"],
+  [loadedFiles]: [92, "Préparation de la partie…"],
 };
-addEventListener("py:progress", ({ detail }) => {
+addEventListener(PROGRESS_EVENT, ({ detail }) => {
   const stage = stages[detail];
   if (stage) progress(...stage);
 });

@@ -26,6 +26,7 @@
 //   stages (ms)}.
 import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, expand } from "./snapshot-inflate.mjs";
+import { PROGRESS_EVENT, WASM_FAILURE_LOG, restoreOptions, writeFiles } from "./runtime-internals.mjs";
 import { readTarGz } from "./untar.mjs";
 
 export { version };
@@ -37,7 +38,7 @@ const boot = (window.pygamesBoot = { mode: "plain", stages: {} });
 
 function stage(name, detail) {
   boot.stages[name] = performance.now();
-  if (detail) dispatchEvent(new CustomEvent("py:progress", { detail }));
+  if (detail) dispatchEvent(new CustomEvent(PROGRESS_EVENT, { detail }));
 }
 
 // Let the browser paint the new stage before a long main-thread task (wasm instantiation):
@@ -60,18 +61,7 @@ const gameFiles = RUNTIME?.package
 gameFiles.catch(() => {});
 
 async function install(py) {
-  const files = await gameFiles;
-  const { FS } = py;
-  const home = FS.cwd();
-  const made = new Set();
-  for (const { name, data } of files) {
-    const dir = name.includes("/") ? `${home}/${name.slice(0, name.lastIndexOf("/"))}` : home;
-    if (!made.has(dir)) {
-      FS.mkdirTree(dir);
-      made.add(dir);
-    }
-    FS.writeFile(`${home}/${name}`, data);
-  }
+  writeFiles(py, await gameFiles);
   // Directory listings cached by the import system (the snapshot's, from the build) are
   // stale now.  (Not importlib.invalidate_caches(): it imports importlib.metadata.)
   py.runPython(`import sys
@@ -167,7 +157,7 @@ function loadWatched(options) {
   let failed;
   const failure = new Promise((_, reject) => { failed = reject; });
   console.warn = function (...args) {
-    if (String(args[0]).includes("wasm instantiation failed")) {
+    if (String(args[0]).includes(WASM_FAILURE_LOG)) {
       failed(new Error("Python's WebAssembly module could not be instantiated"));
     }
     return warn.apply(this, args);
@@ -191,10 +181,10 @@ async function start() {
   if (snapshot) {
     try {
       stage("restore", "Restoring Python");
-      const py = await loadWatched({ ...forward, indexURL, ...withZip, _loadSnapshot: {
+      const py = await loadWatched({ ...forward, indexURL, ...withZip, ...restoreOptions({
         // (A thenable: records when Pyodide, its script loaded, waits for the memory image.)
         then: (ok, ko) => { stage("snapshot awaited"); return snapshot.bytes.then(ok, ko); },
-      } });
+      }) });
       await install(py);
       py.runPython("import random as _r; _r.seed(); del _r");
       boot.mode = "snapshot";

@@ -27,6 +27,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { MAKE_SNAPSHOT_OPTIONS, makeSnapshot } from "../js/runtime-internals.mjs";
 
 const PAGE = 4096;
 const MAGIC = "PGSNAP1\0";
@@ -51,7 +52,7 @@ const zip = readFileSync(stdlibZip);
 const py = await loadPyodide({
   indexURL,
   stdLibURL: path.resolve(stdlibZip),
-  _makeSnapshot: true,
+  ...MAKE_SNAPSHOT_OPTIONS,
   stdout: () => {},
   stderr: (s) => console.error(s),
 });
@@ -78,7 +79,7 @@ const importModule = py.pyimport("importlib").import_module;
 for (const name of imports) importModule(name).destroy?.();
 importModule.destroy?.();
 const modules = py.runPython("import sys; len(sys.modules)");
-const snapshot = py.makeMemorySnapshot();
+const snapshot = makeSnapshot(py);
 
 // Keep the non-zero pages only.
 const total = snapshot.length;

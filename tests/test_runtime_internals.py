@@ -1,0 +1,59 @@
+"""web/js/runtime-internals.mjs holds every use of Pyodide's and PyScript's private or
+undocumented behaviour: each name it relies on must still be in the vendored files (an
+upgrade that drops one fails here, before any browser test), and nothing else in the site
+may use them directly."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+INTERNALS = ROOT / "web" / "js" / "runtime-internals.mjs"
+PYODIDE = ROOT / "node_modules" / "pyodide"
+PYSCRIPT = ROOT / "node_modules" / "@pyscript" / "core" / "dist"
+
+def _list(name: str) -> list[str]:
+    text = INTERNALS.read_text(encoding="utf-8")
+    body = re.search(rf"export const {name} = \[(.*?)\];", text, re.S).group(1)
+    return re.findall(r'"([^"]+)"', body)
+
+
+def _pyscript_core() -> str:
+    return "".join(p.read_text(encoding="utf-8", errors="replace") for p in PYSCRIPT.glob("core-*.js"))
+
+
+@pytest.mark.parametrize("message", _list("PYSCRIPT_PROGRESS"))
+def test_pyscript_still_sends_the_progress_messages_the_page_reads(message):
+    core = _pyscript_core()
+    assert '"py:progress"' in core  # PROGRESS_EVENT
+    assert f'"{message}"' in core or f"`{message}`" in core or f"'{message}'" in core, message
+
+
+@pytest.mark.parametrize("name, where", [
+    ("_loadSnapshot", "pyodide.mjs"),
+    ("_makeSnapshot", "pyodide.asm.mjs"),
+    ("makeMemorySnapshot", "pyodide.asm.mjs"),
+    ("wasm instantiation failed", "pyodide.mjs"),
+    ("mkdirTree", "pyodide.asm.mjs"),
+])
+def test_pyodide_still_has_the_private_names_we_use(name, where):
+    assert name in INTERNALS.read_text(encoding="utf-8")
+    assert name in (PYODIDE / where).read_text(encoding="utf-8", errors="replace"), name
+
+
+def test_only_the_internals_module_uses_them():
+    private = re.compile(r"_loadSnapshot|_makeSnapshot|makeMemorySnapshot|wasm instantiation failed\"|\"py:progress\"")
+    users = []
+    for path in [*(ROOT / "web" / "js").glob("*.*js"), *(ROOT / "web" / "runtime").glob("*.mjs")]:
+        if path != INTERNALS and private.search(path.read_text(encoding="utf-8")):
+            users.append(path.name)
+    assert users == []
+
+
+def test_the_own_progress_messages_are_sent_by_the_interpreter_wrapper():
+    fast = (ROOT / "web" / "js" / "pyodide-fast.mjs").read_text(encoding="utf-8")
+    for message in _list("OWN_PROGRESS"):
+        assert f'"{message}"' in fast, message

@@ -1,0 +1,64 @@
+// Every use of Pyodide's and PyScript's private or undocumented behaviour, in one module.
+// Runs in the browser (js/pyodide-fast.mjs, js/boot.js) and in Node (web/runtime/snapshot.mjs),
+// so it touches no browser global at load time.
+//
+// Pinned: pyodide 314.0.7 and @pyscript/core 0.7.31 (package.json). When upgrading either,
+// check each item below; tests/test_runtime_internals.py checks that every name this module
+// relies on still appears in the vendored files, and e2e/test_runtime_fast.py and
+// e2e/test_offline.py check the behaviour.
+//
+//   1. `_loadSnapshot` (loadPyodide option, private): restores a memory image made by
+//      `_makeSnapshot: true` + `py.makeMemorySnapshot()` (both private). A snapshot only fits
+//      the exact pyodide.asm.wasm and standard library it was made with (the build names the
+//      snapshot after both). Check: a warm visit of a game page reports
+//      window.pygamesBoot.mode === "snapshot".
+//   2. `py.FS` (Emscripten's file system: cwd, mkdirTree, writeFile): the game's files are
+//      written into the working directory before PyScript gets the interpreter.
+//   3. Pyodide logs "wasm instantiation failed" through console.warn and then waits forever
+//      when its wasm cannot be instantiated: that log line is turned into an error.
+//   4. PyScript's `py:progress` events and their messages (PYSCRIPT_PROGRESS), read by
+//      js/boot.js for the loading bar; PyScript accepts any module with `loadPyodide` and
+//      `version` exports as its `interpreter` (pyscript.json), and calls it with
+//      {stdout, stderr, indexURL} only.
+//   5. The plugin names listed as "!name" in pyscript.json (PyScript loads every plugin chunk
+//      unless told not to).
+
+/** loadPyodide options that restore a memory snapshot; `bytes` is a thenable of the image. */
+export function restoreOptions(bytes) {
+  return { _loadSnapshot: bytes };
+}
+
+/** loadPyodide options of the build step that makes the snapshot (Node). */
+export const MAKE_SNAPSHOT_OPTIONS = { _makeSnapshot: true };
+
+/** The memory image of a Pyodide started with MAKE_SNAPSHOT_OPTIONS. */
+export function makeSnapshot(py) {
+  return py.makeMemorySnapshot();
+}
+
+/** What Pyodide logs (console.warn) when its wasm cannot be instantiated. */
+export const WASM_FAILURE_LOG = "wasm instantiation failed";
+
+/** Write files ({name, data}) under Python's working directory, through Emscripten's FS. */
+export function writeFiles(py, files) {
+  const { FS } = py;
+  const home = FS.cwd();
+  const made = new Set();
+  for (const { name, data } of files) {
+    const dir = name.includes("/") ? `${home}/${name.slice(0, name.lastIndexOf("/"))}` : home;
+    if (!made.has(dir)) {
+      FS.mkdirTree(dir);
+      made.add(dir);
+    }
+    FS.writeFile(`${home}/${name}`, data);
+  }
+}
+
+/** The event PyScript dispatches on `window` while it starts, with a message as `detail`. */
+export const PROGRESS_EVENT = "py:progress";
+
+/** The messages of PyScript's own PROGRESS_EVENTs that the loading bar follows. */
+export const PYSCRIPT_PROGRESS = ["Loading Pyodide", "Loaded Pyodide", "Loading files", "Loaded files"];
+
+/** The messages js/pyodide-fast.mjs dispatches itself (same event). */
+export const OWN_PROGRESS = ["Loading runtime", "Starting Python", "Restoring Python"];

@@ -407,6 +407,10 @@ class LinotteState(State):
             return ()
         return combinations(self.dice)
 
+    def sec_available(self) -> bool:
+        """A sec stands: the first roll showed a majeure and no appel was made."""
+        return self.rolls == 1 and bool(self.sec) and not self.target and not self.rerolling
+
     def appel_targets(self) -> tuple[str, ...]:
         return (DEFI,) if self.rules.defi else MAJEURES
 
@@ -429,7 +433,7 @@ class LinotteState(State):
                 kinds += shown if self.target == DEFI else (self.target,)
             return kinds
         kinds = combinations(self.dice)
-        if self.rolls == 1 and self.sec:
+        if self.sec_available():
             kinds += ("sec",)
         return kinds
 
@@ -557,7 +561,7 @@ def render_board(state: LinotteState, names: Sequence[str]) -> str:
     if not state.is_terminal() and state.dice and not state.rerolling:
         text = f"Dés : {' '.join(map(str, state.dice))}  (lancer {state.rolls}/{ROLLS}) — " \
                f"{describe_dice(state.dice)}"
-        if state.rolls == 1 and state.sec and not state.target:
+        if state.sec_available():
             text += " — sec !"
         if state.target:
             text += f" — appel : {KIND_LABELS[state.target]}"

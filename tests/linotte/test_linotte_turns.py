@@ -95,13 +95,14 @@ def test_a_player_may_stop_rolling_early_and_place():
 def test_a_sec_allows_a_sec_cell_or_the_majeure_on_the_first_roll_only():
     match = turn(new_match(), "dice 3 2 3 2 3")
     state = match.state
-    assert state.sec == ("full",)
+    assert state.sec == ("full",) and state.sec_available()
     assert state.placeable_cells() == cells("B1", "A5", "D2", "B3", "C2", "B4")
     turn(match, "place c2")
     assert "sec : full" in match.state.events[0]
     # Bob rerolls into the same full: no sec any more
     turn(match, "dice 3 3 3 2 6", "keep 3 3 3 2", "dice 2")
-    assert match.state.sec == () and "full" in match.state.combinations()
+    assert match.state.sec == () and not match.state.sec_available()
+    assert "full" in match.state.combinations()
     assert match.state.placeable_cells() == cells("B1", "A5", "D2", "B3")
     rejected(match, "place b4", "Les dés (brelan de 3, full) ne permettent pas la case B4 (sec).")
 
@@ -147,7 +148,7 @@ def test_an_appel_after_a_sec_must_reroll_a_die_of_the_carre():
     match = turn(new_match(), "dice 4 4 1 4 4")
     assert match.state.sec == ("carre",)
     turn(match, "announce yam")
-    assert match.state.target == "yam"
+    assert match.state.target == "yam" and not match.state.sec_available()
     rejected(match, "keep 4 4 4 4",
              "Après un sec, l'appel doit relancer au moins un dé de la combinaison.")
     kept = {a.notation() for a in match.state.legal_actions() if a.notation().startswith("keep")}

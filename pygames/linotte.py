@@ -537,7 +537,7 @@ def render_board(state: LinotteState, names: Sequence[str]) -> str:
     marked with *; then pawns, points, dice and the appel."""
     marks = "AB"
     placeable = set(state.placeable_cells()) if not state.is_terminal() else set()
-    lines = ["    " + "".join(f"{c:<12}" for c in "ABCDE")]
+    lines = [("    " + "".join(f"    {c:<8}" for c in "ABCDE")).rstrip()]
     for r in range(SIZE):
         row = f"{r + 1}   "
         for c in range(SIZE):

@@ -74,7 +74,7 @@ def test_play_draws_the_board_with_cell_names():
     code = cmd_play(args, out, io.StringIO("roll\n?\nplace z9\npass\n"))
     text = out.getvalue()
     assert code == 1 and "Partie interrompue." in text
-    assert "A           B           C           D           E" in text
+    assert "A           B           C           D           E\n1       1           3" in text
     assert "appel" in text and "yam" in text and "A = Alice" in text and "Dés : " in text
     assert "Coups possibles : " in text and "place z9" in text
 

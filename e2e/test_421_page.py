@@ -42,8 +42,10 @@ def open_421(page, site_url, *, seed, pace=0, path="421.html", extra="") -> None
 
 
 def reload(page) -> None:
+    """Reload without ?fresh=1 (which would start afresh instead of resuming)."""
+    url = re.sub(r"fresh=1&?", "", page.url)
     page.evaluate("delete document.body.dataset.ready")
-    page.reload()
+    page.goto(url)
     wait_ready(page)
 
 
@@ -391,6 +393,8 @@ def test_charge_auto_plays_like_lancer_and_stops_at_the_decharge(page, site_url,
     # Every round of the charge is in the journal, sentence by sentence.
     assert len(view["journal"]) == state.round - 1
     assert any("prend" in line and "au pot" in line for line in view["journal"])
+    # The seed has a rampo for the worst place in the charge: the sentence says so.
+    assert any("après un rampo" in line for line in view["journal"]), view["journal"]
     screenshot(page, "421_320_decharge")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     page.set_viewport_size(PHONE_360)

@@ -444,6 +444,7 @@ class View:
         auto.disabled = running or not self._auto_possible()
         auto.textContent = "Charge auto en cours…" if running else "Charge auto"
         counter = by_id("roll-count")
+        counter.hidden = not state.decharge or bool(state.rampo)
         clear(counter)
         for i in range(state.limit if not state.is_terminal() else 0):
             counter.appendChild(el("i", None, "used" if i < state.throws else None))

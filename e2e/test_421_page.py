@@ -225,7 +225,10 @@ class Driver:
         if self.by == "mouse":
             self.page.click("#roll")
         else:
-            self.page.evaluate("document.activeElement && document.activeElement.blur()")
+            # Focus is on Lancer, a die or nowhere (never on another button).
+            focus = self.page.evaluate("document.activeElement.id || document.activeElement.tagName")
+            assert focus in ("roll", "BODY", "MAIN") or focus.startswith("DIE") or \
+                self.page.evaluate("document.activeElement.hasAttribute('data-die')"), focus
             self.page.keyboard.press("Space")
 
     def play_to_end(self, limit=600) -> int:
@@ -317,6 +320,12 @@ def test_keyboard_only(page, site_url, request_log, screenshot):
         keys.press("Tab")
         reached.add(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
     assert {"auto-charge", "SUMMARY"} <= reached, reached
+    for _ in range(40):  # and back to Lancer
+        if page.evaluate("document.activeElement.id") == "roll":
+            break
+        keys.press("Tab")
+    else:
+        raise AssertionError("Tab never came back to #roll")
     driver = Driver(page, by="keyboard")
     n = 0
     while wait_human_or_end(page) and not (driver.kept_once and driver.stopped_once):

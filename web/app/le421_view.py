@@ -423,7 +423,7 @@ class View:
         caption = by_id("dice-caption")
         if owner is not None:
             caption.textContent = (f"{self.names[owner]} : {hand_label(tuple(sorted(dice, reverse=True)))}"
-                                   + (f" en {plural(shown_throws, 'coup')}" if state.decharge else ""))
+                                   + (f" en {shown_throws} coups" if shown_throws > 1 else ""))
         elif state.dice:
             caption.textContent = hand_info(state.dice, state.rules).label
         else:

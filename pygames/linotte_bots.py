@@ -144,13 +144,15 @@ def reach() -> dict[str, float]:
 
 WEIGHT = (0.03, 0.15, 0.5)  # a window with 0, 1, 2 pawns of one player and no other's
 THREAT = 1.15  # the opponent moves next: his windows weigh a little more
-PAWN_COST = 0.05  # a pawn placed is one fewer for later
-RESULT = 50.0  # a placement that ends the game: won +RESULT, lost -RESULT
+PAWN_COST = 0.0  # a pawn kept for later (tried 0.15: far worse; -0.1: no better)
+RESULT = 50.0
+HORIZON = 0  # turns left under which open windows fade (0: they never do)  # a placement that ends the game: won +RESULT, lost -RESULT
 
 
 class ExpertBot:
-    def __init__(self, weights=WEIGHT, threat=THREAT, pawn_cost=PAWN_COST):
+    def __init__(self, weights=WEIGHT, threat=THREAT, pawn_cost=PAWN_COST, horizon=HORIZON):
         self.weights, self.threat, self.pawn_cost = weights, threat, pawn_cost
+        self.horizon = horizon
         self._cache: dict = {}
 
     # what a placement is worth
@@ -164,6 +166,13 @@ class ExpertBot:
         acc = [r[k] for k in cells]
         weights, threat = self.weights, self.threat
         placed = state.pawns_placed()
+        if self.horizon:
+            # The game ends when either player runs out of pawns: windows far from full
+            # are worth less when few turns are left to fill them.
+            left = min(PAWNS - placed[0], PAWNS - placed[1])
+            fade = min(1.0, left / self.horizon)
+            weights = (weights[0] * fade * fade, weights[1] * fade, weights[2])
+        five_wins = state.rules.five_wins
         points = window_points(board)
         values: list[float | None] = []
         for c in range(len(board)):
@@ -193,7 +202,9 @@ class ExpertBot:
                         delta += (weights[m + 1] - weights[m] * acc[c]) * pa
                 if m == 0:
                     delta += threat * weights[o] * pa * acc[c]
-            five = gained and state.rules.five_wins and self._makes_five(board, c, me)
+            if five_wins:
+                delta += self._five_threats(board, c, me, acc)
+            five = gained and five_wins and self._makes_five(board, c, me)
             ends = placed[me] + 1 == PAWNS or self._makes_five(board, c, me)
             if ends:
                 if five:
@@ -203,6 +214,21 @@ class ExpertBot:
                     delta = RESULT * ((diff > 0) - (diff < 0)) + diff
             values.append(delta)
         return values
+
+    @staticmethod
+    def _five_threats(board, c, me, acc) -> float:
+        """Yam Master: four of a five-line with its last cell free threaten the game."""
+        value = 0.0
+        for line in FIVES:
+            if c not in line:
+                continue
+            owners = [board[x] for x in line if x != c]
+            free = [x for x in line if x != c and board[x] == EMPTY]
+            if owners.count(1 - me) == 4:
+                value += RESULT * acc[c]  # blocks the opponent's five
+            elif owners.count(me) == 3 and len(free) == 1:
+                value += 0.5 * RESULT * acc[free[0]]  # makes my own four
+        return value
 
     @staticmethod
     def _makes_five(board, c, me) -> bool:

@@ -1,0 +1,594 @@
+"""The Dé Landais view: three dice on the felt, the floating points of the series in
+big, Lancer and Sceller, and each player's sealed points on a track to the target
+(the current player's floating points as a ghost segment, the gifts and losses of the
+last throw as badges), drawn from the state; clicks and keys become `roll` / `seal`.
+
+The shell (shell.py) owns everything else.  The opening throw (one die each, the
+highest starts) is made of chance actions only: `adopt` lets those dice fall at once
+(they are in the record like any other throw) and the table shows them until the first
+series begins.  Nothing is page-only state: a reload redraws everything from the record.
+
+The setup offers "reprendre une partie sur papier": a checkbox revealing one field of
+sealed points per player row (kept in step with the rows as they are added, removed or
+renamed) and who throws first; `read_setup_extra` turns them into the engine's starting
+position ({"scores": [...], "first": seat}).
+"""
+
+from dom import by_id, clear, el, on, show
+
+from pygames import GameError
+from pygames.core import join_names, quote
+from pygames.dice import Roll
+from pygames.landais import DICE, GIFTS, Seal
+from pygames.landais_expert import advise
+
+NBSP, THIN = "\u00a0", "\u202f"
+
+
+def plural(n, word):
+    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
+
+
+def fmt(n):
+    """2150 → "2 150" (thin no-break space), −150 with a true minus sign."""
+    text = f"{abs(n):,}".replace(",", THIN)
+    return ("−" if n < 0 else "") + text
+
+
+def signed(n):
+    return ("+" if n > 0 else "") + fmt(n)
+
+
+def percent(p):
+    return f"{100 * p:.1f}".replace(".", ",") + NBSP + "%"
+
+
+def parse_points(text):
+    """What a player typed as a score ("1 450", "1'450", "−150") → int, or None."""
+    clean = text.strip()
+    for junk in (" ", NBSP, THIN, "'", "’", "."):
+        clean = clean.replace(junk, "")
+    clean = clean.replace("−", "-").replace("–", "-")
+    if clean.startswith("+"):
+        clean = clean[1:]
+    if not clean or not clean.lstrip("-").isdigit() or clean.count("-") > 1:
+        return None
+    return int(clean)
+
+
+class View:
+    def __init__(self, shell):
+        self.shell = shell
+        self.dice_nodes = []
+        self.rows = []
+        self.openings = []  # [(contenders, faces)] of the opening throw, one per round of it
+        self.rolling = False
+        self.greet = False  # a new match: say who won the opening throw with "Nouvelle partie"
+        self.paper_values = []  # the paper scores typed so far, by row
+        self.paper_first = ""
+
+    @property
+    def match(self):
+        return self.shell.match
+
+    @property
+    def names(self):
+        return [p.name for p in self.match.players]
+
+    # --- hooks called by the shell ----------------------------------------------------
+
+    def bind(self):
+        box = by_id("dice")
+        for i in range(DICE):
+            die = el("span", None, "die", data_die=i, data_face=0)
+            box.appendChild(die)
+            self.dice_nodes.append(die)
+        # The paper start's fields follow the player rows (the shell's handlers run first).
+        on(by_id("add-player"), "click", lambda e: self._sync_paper())
+        on(by_id("player-rows"), "click", lambda e: self._sync_paper())
+        on(by_id("player-rows"), "input", lambda e: self._sync_paper())
+        on(by_id("player-rows"), "change", lambda e: self._sync_paper())
+
+    def default_players(self, game):
+        return [{"name": "Joueur 1", "seat": "human"}, {"name": "Ordinateur", "seat": "simple"}]
+
+    # --- setup: a game taken up from paper ----------------------------------------------
+
+    def build_setup_extra(self, box, game):
+        clear(box)
+        self.paper_values, self.paper_first = [], ""
+        field = el("fieldset", None, "paper")
+        field.appendChild(el("legend", "Reprendre une partie sur papier"))
+        label = el("label", None, "paper-toggle")
+        check = el("input", None, type="checkbox", id="paper-start", aria_controls="paper-fields")
+        on(check, "change", lambda e: self._sync_paper())
+        label.appendChild(check)
+        label.appendChild(el("span", "Les joueurs ont déjà des points scellés"))
+        field.appendChild(label)
+        fields = el("div", None, "paper-fields", id="paper-fields", hidden=True)
+        fields.appendChild(el("p", "Points scellés de chacun (multiples de 50, sous le but ; "
+                                   "négatifs permis) :", "hint"))
+        fields.appendChild(el("ol", None, "paper-scores", id="paper-scores"))
+        first = el("label", None, "paper-first")
+        first.appendChild(el("span", "Qui commence"))
+        first.appendChild(el("select", None, id="paper-first"))
+        fields.appendChild(first)
+        field.appendChild(fields)
+        box.appendChild(field)
+        self._sync_paper()
+
+    def _setup_names(self):
+        return [name.value.strip() or f"Joueur {i + 1}"
+                for i, (_, name, _) in enumerate(self.shell.setup_rows)]
+
+    def _sync_paper(self):
+        """One score field per player row, labelled with the row's name; typed values kept."""
+        check, listing, select = by_id("paper-start"), by_id("paper-scores"), by_id("paper-first")
+        if check is None:
+            return
+        show(by_id("paper-fields"), check.checked)
+        inputs = listing.querySelectorAll("input")
+        for i in range(inputs.length):
+            if i < len(self.paper_values):
+                self.paper_values[i] = inputs.item(i).value
+            else:
+                self.paper_values.append(inputs.item(i).value)
+        if select.options.length:
+            self.paper_first = select.value
+        names = self._setup_names()
+        if inputs.length != len(names):
+            clear(listing)
+            for i in range(len(names)):
+                item = el("li")
+                field = el("input", None, type="text", inputmode="numeric", autocomplete="off",
+                           data_paper=i, size=7)
+                field.value = self.paper_values[i] if i < len(self.paper_values) else "0"
+                item.appendChild(el("label", None, "paper-name", for_=f"paper-score-{i}"))
+                field.id = f"paper-score-{i}"
+                item.appendChild(field)
+                listing.appendChild(item)
+        labels = listing.querySelectorAll("label")
+        for i, name in enumerate(names):
+            labels.item(i).textContent = name
+        wanted = [""] + [str(i) for i in range(len(names))]
+        if [select.options.item(i).value for i in range(select.options.length)] != wanted or any(
+                select.options.item(i + 1).textContent != n for i, n in enumerate(names)):
+            clear(select)
+            select.appendChild(el("option", "Lancer d'ouverture (un dé chacun)", value=""))
+            for i, name in enumerate(names):
+                select.appendChild(el("option", name, value=str(i)))
+            select.value = self.paper_first if self.paper_first in wanted else ""
+
+    def read_setup_extra(self, game, players):
+        check = by_id("paper-start")
+        if check is None or not check.checked:
+            return None
+        self._sync_paper()
+        inputs = by_id("paper-scores").querySelectorAll("input")
+        scores = []
+        for i, player in enumerate(players):
+            text = inputs.item(i).value if i < inputs.length else ""
+            value = parse_points(text)
+            if value is None:
+                raise GameError(f"Points scellés de {quote(player.name)} : « {quote(text)} » "
+                                "n'est pas un nombre.")
+            scores.append(value)
+        start = {"scores": scores}
+        first = by_id("paper-first").value
+        if first:
+            start["first"] = int(first)
+        return start
+
+    # --- a match ------------------------------------------------------------------------
+
+    def adopt(self, match):
+        # The opening throw is chance only: its dice fall now and go into the record.
+        self.greet = match.state.is_chance()
+        match.advance_chance()
+        self.rolling = False
+        self.openings = self._replay_opening(match)
+        self.first_series_over = any(
+            a.notation() == "seal" for a in match.history) or self._a_series_ended(match)
+        self._build_tracks()
+
+    @staticmethod
+    def _replay_opening(match):
+        state = match.game.new_state(match.players, match.options, match.start)
+        rounds, faces = [], []
+        for action in match.history:
+            if not state.contenders:
+                break
+            contenders = state.contenders
+            faces.append(action.faces[0])
+            state = state.apply(action)
+            if len(faces) == len(contenders):
+                rounds.append((contenders, tuple(faces)))
+                faces = []
+        return rounds
+
+    @staticmethod
+    def _a_series_ended(match):
+        state = match.game.new_state(match.players, match.options, match.start)
+        for action in match.history:
+            state = state.apply(action)
+            if state.last is not None and state.last.ended:
+                return True
+        return False
+
+    def restore_ui(self, blob):
+        pass  # everything on the table comes from the record
+
+    def ui_state(self):
+        return {}
+
+    def focus(self):
+        if self.greet:
+            self.greet = False
+            text = self._opening_text()
+            if text:
+                self.shell.announce(f"Nouvelle partie : {self.match.game.title}. {text}")
+        roll, seal = by_id("roll"), by_id("seal")
+        if not roll.disabled:
+            roll.focus()
+        elif not seal.disabled:
+            seal.focus()
+
+    def layout_changed(self):
+        pass  # nothing to measure: the felt panel is not sticky on this page
+
+    def score_text(self, player, score):
+        state = self.match.state
+        text = f"{fmt(score)} point{'s' if abs(score) > 1 else ''}"
+        if state.rules.manches > 1:
+            text = f"{plural(state.manches_won[player], 'manche')}, {text}"
+        return text
+
+    def before_chance(self, before, action):
+        self.rolling = isinstance(action, Roll)
+
+    async def preview_bot_action(self, state, action, pause):
+        return action
+
+    # --- what happened, in words --------------------------------------------------------
+
+    def _opening_text(self):
+        if not self.openings:
+            start = self.match.start or {}
+            if "first" in start:
+                return f"{self.names[start['first']]} commence."
+            return ""
+        parts = []
+        for contenders, faces in self.openings:
+            parts.append(", ".join(f"{self.names[p]} {f}" for p, f in zip(contenders, faces)))
+        text = "Lancer d'ouverture : " + " ; égalité, on relance : ".join(parts) + "."
+        return text + f" {self.names[self.match.state.first]} commence."
+
+    def _effects_text(self, last):
+        names, parts = self.names, []
+        if last.effects:
+            parts.append(", ".join(f"{names[q]} {signed(d)}" for q, d in last.effects) + ".")
+        if last.capped:
+            who = join_names([names[q] for q in last.capped])
+            parts.append(f"{who} : rien, le but serait dépassé.")
+        return " ".join(parts)
+
+    def describe(self, p, action, before):
+        state, names = self.match.state, self.names
+        if state.player != before.player or state.manche != before.manche:
+            self.first_series_over = True
+        target = state.rules.target
+        if isinstance(action, Seal):
+            total = before.sealed[p] + before.floating
+            if before.floating:
+                text = f"{names[p]} scelle {fmt(before.floating)} points : {fmt(total)} points scellés."
+            else:
+                text = f"{names[p]} passe la main sans rien sceller ({fmt(total)} points)."
+        else:
+            last = state.last
+            text = f"{names[p]} lance {', '.join(map(str, last.faces))} : {last.text()}."
+            effects = self._effects_text(last)
+            if effects:
+                text += " " + effects
+            if not last.ended and not state.is_terminal() and state.player == p and state.floating:
+                text += f" En jeu : {fmt(state.floating)}."
+        if len(state.manche_winners) > len(before.manche_winners):
+            w = state.manche_winners[-1]
+            if state.is_terminal():
+                return text + f" {names[w]} atteint exactement {fmt(target)} points."
+            text += (f" {names[w]} atteint exactement {fmt(target)} points et gagne la manche "
+                     f"{before.manche}. Manche {state.manche} : {names[state.player]} commence.")
+            return text
+        if state.player != p or isinstance(action, Seal):
+            text += " Scores : " + ", ".join(f"{n} {fmt(s)}" for n, s in zip(names, state.sealed)) + "."
+            if state.player not in self.shell.bots:
+                text += f" À {names[state.player]} de lancer."
+        return text
+
+    # --- keys -----------------------------------------------------------------------------
+
+    def on_key(self, event):
+        key = event.key
+        if key in ("s", "S"):
+            event.preventDefault()
+            if self._can_seal():
+                self.shell.play(Seal())
+        elif key in (" ", "Enter", "Spacebar"):
+            if event.target.tagName in ("BUTTON", "SUMMARY", "A"):
+                return  # the focused control handles its own key
+            event.preventDefault()
+            if self._can_roll():
+                self.shell.play(Roll())
+
+    def _can_roll(self):
+        return self.shell.human_turn() and self.match.state.can_roll
+
+    def _can_seal(self):
+        return self.shell.human_turn() and self.match.state.can_seal
+
+    # --- the advisor --------------------------------------------------------------------
+
+    def advice(self, state, tables):
+        """Sealing now and throwing again, each with its probability of winning."""
+        found = advise(state, tables)
+        if found["best"] is None:
+            return [], ""
+        nodes = []
+        choices = [("seal", "Sceller maintenant", found["seal"]),
+                   ("roll", "Relancer", found["roll"])]
+        choices = [c for c in choices if c[2] is not None]
+        choices.sort(key=lambda c: (c[0] != found["best"]))
+        if not choices:  # a gift throw: no choice to make
+            nodes.append(el("p", "Relance obligatoire : ce jet est pour les autres joueurs, "
+                                 "il n'y a pas de choix à faire.", "advice-best"))
+            listing = el("ol", None, "advice-list")
+            item = el("li")
+            item.appendChild(el("button", "Relancer", "choice-button ghost small", type="button",
+                                data_advice="roll"))
+            listing.appendChild(item)
+            nodes.append(listing)
+            return nodes, "Conseil : relance obligatoire, pas de choix à faire."
+        best = choices[0]
+        nodes.append(el("p", f"Meilleur choix : {best[1].lower()}", "advice-best"))
+        listing = el("ol", None, "advice-list")
+        for notation, label, value in choices:
+            item = el("li", None, "advice-" + notation)
+            item.appendChild(el("button", label, "choice-button ghost small", type="button",
+                                data_advice=notation))
+            item.appendChild(el("span", f"{percent(value)} de chances de gagner", "advice-value"))
+            listing.appendChild(item)
+        nodes.append(listing)
+        if state.pending == "poigne":
+            nodes.append(el("p", "Après une poigne, il faut relancer : sceller n'est pas permis.", "hint"))
+        elif state.pending == "start":
+            nodes.append(el("p", "Le premier jet de la série est obligatoire.", "hint"))
+        if not found["exact"]:
+            nodes.append(el("p", "Approximation : à plus de deux joueurs, le conseiller compte "
+                                 "seulement avec l'adversaire le mieux placé.", "hint"))
+        summary = "Conseil : " + " ; ".join(f"{label.lower()} : {percent(value)} de chances de gagner"
+                                             for _, label, value in choices)
+        if not found["exact"]:
+            summary += " (approximation)"
+        return nodes, summary + "."
+
+    def take_advice(self, notation):
+        self.shell.play(self.shell.match.game.parse_action(notation))
+
+    # --- drawing ----------------------------------------------------------------------
+
+    def _build_tracks(self):
+        listing = by_id("tracks")
+        clear(listing)
+        self.rows = []
+        for p, player in enumerate(self.match.players):
+            item = el("li", None, "track-row", data_player=p)
+            head = el("div", None, "track-head")
+            head.appendChild(el("span", "▶", "mark", aria_hidden="true"))
+            head.appendChild(el("span", player.name, "name"))
+            if player.is_computer:
+                head.appendChild(el("span", "expert" if player.seat == "expert" else "ordi", "bot"))
+            manches = el("span", "", "manches")
+            head.appendChild(manches)
+            status = el("span", "", "status")
+            head.appendChild(status)
+            score = el("div", None, "track-score")
+            sealed = el("strong", "", "sealed")
+            floating = el("span", "", "float")
+            badges = el("span", None, "badges")
+            score.appendChild(sealed)
+            score.appendChild(floating)
+            score.appendChild(badges)
+            bar = el("div", None, "bar", aria_hidden="true")
+            zero = el("i", None, "zero")
+            fill = el("i", None, "fill")
+            ghost = el("i", None, "ghost")
+            goal = el("i", None, "goal")
+            for part in (zero, fill, ghost, goal):
+                bar.appendChild(part)
+            item.appendChild(head)
+            item.appendChild(score)
+            item.appendChild(bar)
+            listing.appendChild(item)
+            self.rows.append({"li": item, "status": status, "manches": manches, "sealed": sealed,
+                              "float": floating, "badges": badges, "zero": zero, "fill": fill,
+                              "ghost": ghost})
+
+    @staticmethod
+    def _segment(node, a, b, lo, span):
+        """Place a bar segment between the values a and b on the scale [lo, lo + span]."""
+        def pos(v):
+            return max(0.0, min(100.0, 100.0 * (v - lo) / span))
+        left, right = pos(min(a, b)), pos(max(a, b))
+        node.style.left = f"{left:.3f}%"
+        node.style.width = f"{right - left:.3f}%"
+
+    def _draw_tracks(self, state, current):
+        target = state.rules.target
+        # Negative scores get a zone of their own left of zero (at most a quarter of the bar).
+        low = min(0, *state.sealed)
+        lo = max(low, -target // 3)
+        span = target - lo
+        last = state.last
+        fresh = last is not None and self._last_is_news(state)
+        effects = dict(last.effects) if fresh else {}
+        capped = set(last.capped) if fresh else set()
+        top = state.is_terminal()
+        for p, row in enumerate(self.rows):
+            sealed = state.sealed[p]
+            li = row["li"]
+            li.dataset.sealed = str(sealed)
+            li.classList.toggle("current", p == current)
+            li.classList.toggle("negative", sealed < 0)
+            li.classList.toggle("winner", top and p == state.winner)
+            row["sealed"].textContent = fmt(sealed)
+            floating = state.floating if p == current and not top else 0
+            if floating:
+                row["float"].textContent = f"+{fmt(floating)} en jeu → {fmt(sealed + floating)}"
+            elif not top and sealed < target:
+                row["float"].textContent = f"reste {fmt(target - sealed)}"
+            else:
+                row["float"].textContent = ""
+            li.dataset.floating = str(floating)
+            badges = row["badges"]
+            clear(badges)
+            if p in effects:
+                d = effects[p]
+                badges.appendChild(el("span", signed(d), "badge " + ("gain" if d > 0 else "loss"),
+                                      title="Points reçus au dernier jet" if d > 0 else "Points perdus au dernier jet"))
+            if p in capped:
+                badges.appendChild(el("span", "but dépassé : rien", "badge capped"))
+            if fresh and last.kind == "vereux" and not last.gift and p == last.thrower:
+                badges.appendChild(el("span", signed(-100), "badge loss", title="Tir de Véreux"))
+            status = ""
+            if top and p == state.winner:
+                status = "★ gagne"
+            elif p == current:
+                status = "lance"
+            row["status"].textContent = status
+            if state.rules.manches > 1:
+                won = state.manches_won[p]
+                row["manches"].textContent = ("★" * won + " " if won else "") + plural(won, "manche")
+            else:
+                row["manches"].textContent = ""
+            self._segment(row["zero"], lo, lo, lo, span)
+            show(row["zero"], lo < 0)
+            self._segment(row["fill"], 0, sealed, lo, span)
+            row["fill"].classList.toggle("neg", sealed < 0)
+            self._segment(row["ghost"], sealed, sealed + floating, lo, span)
+            show(row["ghost"], bool(floating))
+
+    def _last_is_news(self, state):
+        """The last throw is this manche's latest event (not an old throw before a seal)."""
+        history = self.match.history
+        return bool(history) and not isinstance(history[-1], Seal) and len(history) >= 2 \
+            and isinstance(history[-2], Roll)
+
+    def render(self):
+        match = self.match
+        state = match.state
+        if state.is_chance():
+            return
+        target = state.rules.target
+        current = state.current_player() if not state.is_terminal() else None
+        last = state.last
+        by_id("target").textContent = fmt(target)
+        # The dice: the last throw, dimmed once its series is over.
+        faces = last.faces if last is not None else (0,) * DICE
+        old = last is not None and (last.thrower != current or not self._last_is_news(state))
+        for i, die in enumerate(self.dice_nodes):
+            die.dataset.face = str(faces[i])
+            if self.rolling:
+                die.classList.remove("rolling")
+                die.offsetWidth  # restart the animation
+                die.classList.add("rolling")
+        self.rolling = False
+        box = by_id("dice")
+        box.classList.toggle("previous", old)
+        if last is None:
+            box.setAttribute("aria-label", "Dés : pas encore lancés")
+        else:
+            box.setAttribute("aria-label", f"Dés de {self.names[last.thrower]} : "
+                             + ", ".join(map(str, last.faces)))
+        # What the last throw was.
+        name = by_id("throw-name")
+        clear(name)
+        name.className = "throw-name"
+        if last is not None:
+            if old:
+                name.appendChild(el("span", f"{self.names[last.thrower]} : ", "whose"))
+            name.appendChild(el("span", last.text(), "what"))
+            name.classList.add("kind-" + last.kind)
+            if last.gift:
+                name.classList.add("gift-" + last.gift)
+            effects = self._effects_text(last) if self._last_is_news(state) else ""
+            if effects:
+                name.appendChild(el("span", " " + effects, "effects"))
+        # The floating points.
+        floating = state.floating if current is not None else 0
+        by_id("floating").textContent = fmt(floating)
+        pot = by_id("pot")
+        pot.classList.toggle("empty", not floating)
+        pot.classList.toggle("gift-pending", state.pending in GIFTS and current is not None)
+        note = by_id("pot-note")
+        if current is None:
+            note.textContent = ""
+        elif state.pending in GIFTS:
+            note.textContent = "gardés pendant le tir : ce jet est pour les autres"
+        elif floating:
+            note.textContent = f"{fmt(state.sealed[current])} scellés + {fmt(floating)} = {fmt(state.sealed[current] + floating)}"
+        else:
+            note.textContent = ""
+        # The controls.
+        roll, seal = by_id("roll"), by_id("seal")
+        roll.disabled = not self._can_roll()
+        roll.textContent = "Lancer" if state.pending == "start" or current is None else "Relancer"
+        seal.disabled = not self._can_seal()
+        seal.textContent = f"Sceller {fmt(floating)}" if floating else "Sceller"
+        if state.can_seal and not floating:
+            seal.textContent = "Passer la main"
+        seal.classList.toggle("wins", state.seal_wins)
+        # The tracks, the opening throw, the manches.
+        self._draw_tracks(state, current)
+        opening = by_id("opening")
+        text = self._opening_text() if not self.first_series_over and state.manche == 1 else ""
+        opening.textContent = text
+        show(opening, bool(text))
+        self._draw_info(state, current)
+        self.shell.hint(self.hint_text())
+
+    def _draw_info(self, state, current):
+        info, phase = by_id("turn-info"), by_id("manche-info")
+        clear(info)
+        rules = state.rules
+        parts = [f"But : exactement {fmt(rules.target)}"]
+        if rules.manches > 1:
+            parts.append(f"manche {state.manche} ({plural(rules.manches, 'manche')} à gagner)")
+            if state.manche_winners:
+                parts.append("gagnées : " + ", ".join(self.names[w] for w in state.manche_winners))
+        phase.textContent = " · ".join(parts)
+        if current is None:
+            info.textContent = "Partie terminée."
+            return
+        info.appendChild(el("span", self.names[current], "who"))
+        pending = {"start": " lance", "poigne": " doit relancer (poigne)",
+                   "licorne": " doit relancer (Licorne)", "chimere": " doit relancer (Chimère)",
+                   "": " relance ou scelle"}[state.pending]
+        info.appendChild(el("span", pending))
+
+    def hint_text(self):
+        state = self.match.state
+        if state.is_terminal() or state.is_chance():
+            return ""
+        name = self.names[state.current_player()]
+        if not self.shell.human_turn():
+            return f"{name} (ordinateur) joue…"
+        if state.pending == "start":
+            return f"{name}, lancez les dés (Espace ou Entrée)."
+        if state.pending == "poigne":
+            return "Poigne : il faut relancer (Espace ou Entrée)."
+        if state.pending in GIFTS:
+            return "Relancez : ce jet est pour les autres joueurs (Espace ou Entrée)."
+        if state.seal_wins:
+            return f"Sceller vous donne exactement {fmt(state.rules.target)} : la victoire (S) !"
+        if not state.floating:
+            return "Relancez (Espace) ou passez la main (S)."
+        return f"Relancez (Espace) ou scellez {fmt(state.floating)} points (S)."

@@ -138,7 +138,8 @@ def check_table(page, match: Match) -> dict:
         assert track["floating"] == floating
         assert (track["ghost"] is not None) == bool(floating)
         if state.rules.manches > 1:
-            assert track["manches"].endswith(f"{state.manches_won[p]} manche" + ("s" if state.manches_won[p] > 1 else ""))
+            won = state.manches_won[p]
+            assert track["manches"].endswith(f"{won} manche{'s' if won > 1 else ''} gagnée{'s' if won > 1 else ''}")
     assert view["floating"] == fmt(state.floating if current is not None else 0)
     if state.last is not None:
         assert view["dice"] == list(state.last.faces)
@@ -278,7 +279,21 @@ def test_paper_start_four_players(page, site_url, request_log, screenshot):
         assert wait_human_or_end(page)
         match = replay(page)
         check_table(page, match)
-        human_move(page, match.state)
+        state = match.state
+        mover = match.names[state.current_player()]
+        sealing = wants_seal(state)
+        human_move(page, state)
+        # Every action is announced (all players are human here: nothing overwrites it).
+        after = replay(page).state
+        live = page.text_content("#live")
+        if sealing:
+            assert live.startswith(f"{mover} scelle {fmt(state.floating)} points"), live
+        else:
+            faces = ", ".join(map(str, after.last.faces))
+            assert live.startswith(f"{mover} lance {faces} : {after.last.text()}."), live
+        if after.player != state.player:
+            scores = ", ".join(f"{n} {fmt(s)}" for n, s in zip(match.names, after.sealed))
+            assert f"Scores : {scores}." in live, live
     check_table(page, replay(page))
     screenshot(page, "landais_320_playing")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
@@ -317,7 +332,6 @@ def test_reload_mid_series_resumes_exactly(page, site_url, request_log, screensh
     match = replay(page)
     assert match.history[n] == Seal()
     assert match.state.sealed[0] == state.sealed[0] + state.floating
-    assert f"Léa scelle {fmt(state.floating)} points" in page.text_content("#live")
 
 
 def test_advice_shows_both_chances(page, site_url, request_log, screenshot):

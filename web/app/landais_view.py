@@ -466,7 +466,8 @@ class View:
             row["status"].textContent = status
             if state.rules.manches > 1:
                 won = state.manches_won[p]
-                row["manches"].textContent = ("★" * won + " " if won else "") + plural(won, "manche")
+                s = "s" if won > 1 else ""
+                row["manches"].textContent = ("★" * won + " " if won else "") + f"{won} manche{s} gagnée{s}"
             else:
                 row["manches"].textContent = ""
             self._segment(row["zero"], lo, lo, lo, span)

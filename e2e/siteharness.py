@@ -8,6 +8,7 @@ Environment variables:
 
 * ``PYGAMES_DIST_BUILT=1``  -- dist/ is already built (``make test`` builds it
   first); otherwise it is built once per session.
+* ``PYGAMES_DIST``          -- the build directory to test (default: dist/).
 * ``PYGAMES_SITE_PREFIX``   -- URL sub-path to serve the site under
   (default ``/pygames/``; use ``/`` for the root).
 * ``PYGAMES_CHROMIUM``      -- Chromium executable; default /usr/bin/chromium
@@ -28,7 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
-DIST = ROOT / "dist"
+#: The built site; PYGAMES_DIST may name another build (e.g. one of several working copies).
+DIST = Path(os.environ.get("PYGAMES_DIST") or ROOT / "dist").resolve()
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
 if str(WEB) not in sys.path:

@@ -355,7 +355,8 @@ class Le421State(State):
             return None
         ranking = tuple(tuple(place) for place in self.ranking())
         reason = f"{names[self.loser]} a tous les jetons : il a perdu."
-        return Outcome(ranking, ranking[0], (self.loser,), len(ranking[0]) > 1, reason)
+        # Never a draw: somebody always holds every token in the end.
+        return Outcome(ranking, ranking[0], (self.loser,), False, reason)
 
     # what the page draws
 

@@ -172,6 +172,8 @@ class Shell:
             title.textContent = outcome.reason.rstrip(".")
         elif outcome.draw:
             title.textContent = "Égalité : " + " et ".join(names)
+        elif outcome.losers and len(names) > 1:
+            title.textContent = outcome.reason
         elif len(names) == 1:
             title.textContent = f"{names[0]} gagne !"
         else:

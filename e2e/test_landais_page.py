@@ -239,7 +239,7 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
 
 def test_paper_start_four_players(page, site_url, request_log, screenshot):
     page.set_viewport_size(PHONE_360)
-    open_page(page, site_url, seed="e2e-landais-paper")
+    open_page(page, site_url, seed="e2e-landais-paper-9")  # a Licorne or Chimère gift comes early
     names = ["Magazran", "Zuleyka", "Vaya", "Mage Invok"]
     fill_setup(page, [(n, "human") for n in names[:2]])
     page.check("#paper-start")
@@ -275,6 +275,7 @@ def test_paper_start_four_players(page, site_url, request_log, screenshot):
     screenshot(page, "landais_320_paper")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     # Play a few throws by the mouse and check every track against the record.
+    gifts = 0
     for _ in range(12):
         assert wait_human_or_end(page)
         match = replay(page)
@@ -291,9 +292,16 @@ def test_paper_start_four_players(page, site_url, request_log, screenshot):
         else:
             faces = ", ".join(map(str, after.last.faces))
             assert live.startswith(f"{mover} lance {faces} : {after.last.text()}."), live
+        if after.last is not None and after.last.effects and not sealing:
+            gifts += 1  # check_table finds the "+600" / "−100" badges on the others' tracks
+            view = check_table(page, replay(page))
+            assert sum(len(t["badges"]) for t in view["tracks"]) >= len(after.last.effects)
+            if gifts == 1:
+                screenshot(page, "landais_320_gift")
         if after.player != state.player:
             scores = ", ".join(f"{n} {fmt(s)}" for n, s in zip(match.names, after.sealed))
             assert f"Scores : {scores}." in live, live
+    assert gifts >= 1
     check_table(page, replay(page))
     screenshot(page, "landais_320_playing")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320

@@ -339,25 +339,21 @@ def test_keyboard_only(page, site_url, request_log, screenshot):
 
 def test_reload_mid_hand_resumes_exactly(page, site_url, request_log, screenshot):
     page.set_viewport_size(LANDSCAPE)
-    # A paper start: the pot is empty, Léa leads the décharge.
+    # A game begun on paper: the pot is empty, Léa (5 tokens) leads the décharge.
     open_421(page, site_url, seed="e2e-421-reload")
+    page.check("#paper")
+    page.fill("#paper-pot", "0")
+    page.fill("#paper-tokens", "5 16")
+    page.fill("#paper-leader", "1")
     start_game(page, [("Léa", "human"), ("Paul", "simple")])
-    page.click("#auto-charge")
-    page.wait_for_function("!document.getElementById('stop').hidden || !document.getElementById('end').hidden")
-    # Play until Léa has thrown once in the décharge with throws left, then hold a die.
-    for _ in range(200):
-        assert wait_human_or_end(page)
-        state = replay(page).state
-        if state.decharge and 0 < state.throws < state.limit:
-            break
-        if state.throws == 0:
-            page.click("#roll")
-        else:
-            page.click("#stop")
-        page.wait_for_timeout(50)
-        wait_human_or_end(page)
-    else:
-        raise AssertionError("never a décharge hand to keep dice in")
+    match = replay(page)
+    assert match.start == {"pot": 0, "tokens": [5, 16], "leader": 0}
+    assert match.state.decharge and match.state.current_player() == 0
+    check_table(page, match)
+    page.click("#roll")
+    wait_record_grows(page, 0)
+    state = replay(page).state
+    assert state.decharge and state.throws == 1 and state.limit == 3
     page.click('#dice [data-die="1"]')
     before = read(page)
     blob = saved(page)

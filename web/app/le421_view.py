@@ -19,9 +19,9 @@ game starts).
 
 import asyncio
 
-from dom import by_id, clear, el, on
-from pyscript import document
+from dom import by_id, clear, el, on, show
 
+from pygames import GameError
 from pygames.dice import Roll
 from pygames.le421 import DICE, Stop, hand_info, hand_label
 
@@ -72,10 +72,46 @@ class View:
         return [{"name": "Joueur 1", "seat": "human"}, {"name": "Ordinateur", "seat": "simple"}]
 
     def build_setup_extra(self, box, game):
+        """Optional: a game begun on paper (the pot, each player's tokens, who starts)."""
         clear(box)
+        fieldset = el("fieldset", None, "paper")
+        toggle = el("label", None, "paper-toggle")
+        check = el("input", None, type="checkbox", id="paper")
+        toggle.appendChild(check)
+        toggle.appendChild(el("span", "Reprendre une partie commencée sur papier"))
+        fieldset.appendChild(toggle)
+        fields = el("div", None, "paper-fields", id="paper-fields", hidden=True)
+        for key, text, hint in (
+            ("paper-pot", "Jetons au pot", "0 si la charge est finie"),
+            ("paper-tokens", "Jetons de chaque joueur, dans l'ordre", "par exemple : 4 0 7"),
+            ("paper-leader", "Numéro du joueur qui commence", "1 pour le premier"),
+        ):
+            label = el("label", None, "paper-field")
+            label.appendChild(el("span", text))
+            label.appendChild(el("input", None, type="text", id=key, inputmode="numeric",
+                                 autocomplete="off", placeholder=hint))
+            fields.appendChild(label)
+        fieldset.appendChild(fields)
+        box.appendChild(fieldset)
+        on(check, "change", lambda e: show(fields, check.checked))
 
     def read_setup_extra(self, game, players):
-        return None
+        check = by_id("paper")
+        if not check or not check.checked:
+            return None
+
+        def numbers(key, what):
+            words = by_id(key).value.replace(",", " ").split()
+            if not words or not all(w.isdigit() and len(w) <= 4 for w in words):
+                raise GameError(f"Partie sur papier : {what} en nombres entiers, s'il vous plaît.")
+            return [int(w) for w in words]
+
+        pot = numbers("paper-pot", "le pot")
+        tokens = numbers("paper-tokens", "les jetons")
+        leader = by_id("paper-leader").value.strip() or "1"
+        if not leader.isdigit() or not 1 <= int(leader) <= len(players):
+            raise GameError(f"Partie sur papier : le joueur qui commence est un numéro de 1 à {len(players)}.")
+        return {"pot": pot[0], "tokens": tokens, "leader": int(leader) - 1}
 
     def adopt(self, match):
         self.held = set()

@@ -64,6 +64,7 @@ class View:
         self.openings = []  # [(contenders, faces)] of the opening throw, one per round of it
         self.rolling = False
         self.greet = False  # a new match: say who won the opening throw with "Nouvelle partie"
+        self.paper = None  # the paper start's nodes (built by build_setup_extra)
         self.paper_values = []  # the paper scores typed so far, by row
         self.paper_first = ""
 
@@ -101,6 +102,7 @@ class View:
         field.appendChild(el("legend", "Reprendre une partie sur papier"))
         label = el("label", None, "paper-toggle")
         check = el("input", None, type="checkbox", id="paper-start", aria_controls="paper-fields")
+        self.paper = {"check": check}
         on(check, "change", lambda e: self._sync_paper())
         label.appendChild(check)
         label.appendChild(el("span", "Les joueurs ont déjà des points scellés"))
@@ -108,10 +110,13 @@ class View:
         fields = el("div", None, "paper-fields", id="paper-fields", hidden=True)
         fields.appendChild(el("p", "Points scellés de chacun (multiples de 50, sous le but ; "
                                    "négatifs permis) :", "hint"))
-        fields.appendChild(el("ol", None, "paper-scores", id="paper-scores"))
+        self.paper["list"] = el("ol", None, "paper-scores", id="paper-scores")
+        fields.appendChild(self.paper["list"])
         first = el("label", None, "paper-first")
         first.appendChild(el("span", "Qui commence"))
-        first.appendChild(el("select", None, id="paper-first"))
+        self.paper["first"] = el("select", None, id="paper-first")
+        first.appendChild(self.paper["first"])
+        self.paper["fields"] = fields
         fields.appendChild(first)
         field.appendChild(fields)
         box.appendChild(field)
@@ -123,10 +128,10 @@ class View:
 
     def _sync_paper(self):
         """One score field per player row, labelled with the row's name; typed values kept."""
-        check, listing, select = by_id("paper-start"), by_id("paper-scores"), by_id("paper-first")
-        if check is None:
+        if self.paper is None:
             return
-        show(by_id("paper-fields"), check.checked)
+        check, listing, select = self.paper["check"], self.paper["list"], self.paper["first"]
+        show(self.paper["fields"], check.checked)
         inputs = listing.querySelectorAll("input")
         for i in range(inputs.length):
             if i < len(self.paper_values):
@@ -160,11 +165,10 @@ class View:
             select.value = self.paper_first if self.paper_first in wanted else ""
 
     def read_setup_extra(self, game, players):
-        check = by_id("paper-start")
-        if check is None or not check.checked:
+        if self.paper is None or not self.paper["check"].checked:
             return None
         self._sync_paper()
-        inputs = by_id("paper-scores").querySelectorAll("input")
+        inputs = self.paper["list"].querySelectorAll("input")
         scores = []
         for i, player in enumerate(players):
             text = inputs.item(i).value if i < inputs.length else ""
@@ -174,7 +178,7 @@ class View:
                                 "n'est pas un nombre.")
             scores.append(value)
         start = {"scores": scores}
-        first = by_id("paper-first").value
+        first = self.paper["first"].value
         if first:
             start["first"] = int(first)
         return start

@@ -144,7 +144,7 @@ def check_table(page, match: Match) -> dict:
     return view
 
 
-def wait_human_or_end(page, timeout=30_000) -> bool:
+def wait_human_or_end(page, timeout=60_000) -> bool:
     """Until a human may throw or stop (True), or the game is over (False)."""
     page.wait_for_function(
         """() => !document.getElementById('end').hidden ||
@@ -156,7 +156,8 @@ def wait_human_or_end(page, timeout=30_000) -> bool:
 
 def wait_record_grows(page, before: int, key=STORE_KEY) -> None:
     page.wait_for_function(
-        "([k, n]) => JSON.parse(localStorage.getItem(k)).record.actions.length > n", arg=[key, before])
+        "([k, n]) => JSON.parse(localStorage.getItem(k)).record.actions.length > n", arg=[key, before],
+        timeout=60_000)
 
 
 def plan(state) -> set[int] | None:

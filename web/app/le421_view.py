@@ -48,6 +48,7 @@ class View:
         self.shown = None  # (player, dice in places, throws) of the last hand thrown
         self.log = []  # (round, sentence) of every round played
         self.auto_generation = None  # the match generation a Charge auto runs for
+        self.paper = None  # the setup's "partie sur papier" fields (build_setup_extra)
 
     @property
     def match(self):
@@ -81,6 +82,7 @@ class View:
         toggle.appendChild(el("span", "Reprendre une partie commencée sur papier"))
         fieldset.appendChild(toggle)
         fields = el("div", None, "paper-fields", id="paper-fields", hidden=True)
+        self.paper = {"check": check}  # kept: these nodes are not in the page's markup
         for key, text, hint in (
             ("paper-pot", "Jetons au pot", "0 si la charge est finie"),
             ("paper-tokens", "Jetons de chaque joueur, dans l'ordre", "par exemple : 4 0 7"),
@@ -88,27 +90,29 @@ class View:
         ):
             label = el("label", None, "paper-field")
             label.appendChild(el("span", text))
-            label.appendChild(el("input", None, type="text", id=key, inputmode="numeric",
-                                 autocomplete="off", placeholder=hint))
+            field = el("input", None, type="text", id=key, inputmode="numeric",
+                       autocomplete="off", placeholder=hint)
+            self.paper[key] = field
+            label.appendChild(field)
             fields.appendChild(label)
         fieldset.appendChild(fields)
         box.appendChild(fieldset)
         on(check, "change", lambda e: show(fields, check.checked))
 
     def read_setup_extra(self, game, players):
-        check = by_id("paper")
-        if not check or not check.checked:
+        paper = self.paper
+        if not paper or not paper["check"].checked:
             return None
 
         def numbers(key, what):
-            words = by_id(key).value.replace(",", " ").split()
+            words = paper[key].value.replace(",", " ").split()
             if not words or not all(w.isdigit() and len(w) <= 4 for w in words):
                 raise GameError(f"Partie sur papier : {what} en nombres entiers, s'il vous plaît.")
             return [int(w) for w in words]
 
         pot = numbers("paper-pot", "le pot")
         tokens = numbers("paper-tokens", "les jetons")
-        leader = by_id("paper-leader").value.strip() or "1"
+        leader = paper["paper-leader"].value.strip() or "1"
         if not leader.isdigit() or not 1 <= int(leader) <= len(players):
             raise GameError(f"Partie sur papier : le joueur qui commence est un numéro de 1 à {len(players)}.")
         return {"pot": pot[0], "tokens": tokens, "leader": int(leader) - 1}

@@ -157,7 +157,7 @@ def check_table(page, match: Match) -> dict:
     return view
 
 
-def wait_human_or_end(page, timeout=30_000) -> bool:
+def wait_human_or_end(page, timeout=90_000) -> bool:
     """Until a human may throw (True), or the game is over (False)."""
     page.wait_for_function(
         "() => !document.getElementById('end').hidden || !document.getElementById('roll').disabled",
@@ -360,7 +360,7 @@ def test_advice_shows_both_chances(page, site_url, request_log, screenshot):
         raise AssertionError("never a choice to make")
     expected = advise(state, tables)
     page.click("#advise")
-    page.wait_for_selector("#advice button[data-advice]")
+    page.wait_for_selector("#advice button[data-advice]", timeout=90_000)  # the tables load first
     rows = page.evaluate("""() => [...document.querySelectorAll('#advice li')].map(li =>
         [li.querySelector('button').dataset.advice, li.querySelector('.advice-value').textContent])""")
     assert [r[0] for r in rows][0] == expected["best"] and {r[0] for r in rows} == {"seal", "roll"}

@@ -23,7 +23,7 @@ from pygames.yams import BOITE_BOXES, BOXES, YAM_PRIME, Rules, Score, YamsState
 
 np = pytest.importorskip("numpy")
 
-TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web", "tables", "yams")
+TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "web", "tables", "yams")
 
 
 def final_total(rules: Rules, sheet, primes: int) -> int:

@@ -24,7 +24,7 @@ from pygames.expert import (
 )
 from pygames.solver import all_configs, table_name
 
-TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web", "tables", "yams")
+TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "web", "tables", "yams")
 CONFIGS = [(game.id, options) for game, options in all_configs()]
 IDS = [table_name(g, o, {x.id: x.default for x in find_game(g).options}) for g, o in CONFIGS]
 SOURCE = DirectoryTables(TABLES)

@@ -393,7 +393,7 @@ class YamsGame(Game):
 
     def bot(self, seat, tables=None):
         if seat == "simple":
-            from .bots import SimpleYamsBot
+            from .yams_bots import SimpleYamsBot
 
             return SimpleYamsBot()
         if seat == "expert":

@@ -19,7 +19,8 @@ from collections import Counter
 import pytest
 
 from pygames import CHANCE, DiceSampler, IllegalAction, Match, Player, find_game, load_match
-from pygames.bots import RandomBot, SimpleYamsBot
+from pygames.bots import RandomBot
+from pygames.yams_bots import SimpleYamsBot
 from pygames.yams import Roll, Score
 
 GAMES_PER_CONFIG = 200  # × 10 rulesets-with-options: 2 000 games

@@ -31,7 +31,7 @@ from .core import (
 
 __version__ = "0.1.0"
 
-GAME_MODULES = ("yams", "landais", "le421", "linotte")  # menu order
+GAME_MODULES = ("yams", "le421", "linotte", "landais")  # menu order
 
 FAMILIES: dict[str, Family] = {}
 GAMES: dict[str, Game] = {}

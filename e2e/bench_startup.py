@@ -12,10 +12,11 @@ ms from the navigation start of the page:
   from node_modules/ under ``__stock__/pyodide/``, never part of dist/), bare
   ``loadPyodide()`` + ``1+1`` on a blank page; warm = the shared context's HTTP
   cache, cold = a new context.  The baseline of every ratio.
-* ``yams_cold``: yams.html in a new context (first visit, empty cache) until
-  ``body[data-ready]`` (``window.pygamesReadyAt``).
-* ``yams_warm``: the same page in the shared, warmed context.
-* ``yams_offline``: in a context whose service worker (sw.js, if the build has
+* ``<page>_cold``: a game page (yams.html, 421.html, … every page of the registry)
+  in a new context (first visit, empty cache) until ``body[data-ready]``
+  (``window.pygamesReadyAt``).
+* ``<page>_warm``: the same page in the shared, warmed context.
+* ``<page>_offline``: in a context whose service worker (sw.js, if the build has
   one) has precached the site, with the network cut (``context.set_offline``).
 * ``yams_stock``: for the before/after breakdown, yams.html with PyScript's
   ``interpreter`` pointed at the stock npm files (no precompiled zip, no
@@ -24,10 +25,10 @@ ms from the navigation start of the page:
   ``embed.js`` loader, warm context, until both frames are ready (if the build
   has embed.js).
 
-Then the bytes a first visit transfers until the page is interactive (raw, and
-gzip-compressed as a compressing host sends them), and what the service worker
-adds in the background afterwards; and the stages of one warm boot of each kind
-(where the time goes).
+Then, for each game page, the bytes a first visit transfers until the page is
+interactive (raw, and gzip-compressed as a compressing host sends them), and what
+the service worker adds in the background afterwards; and the stages of one warm
+boot of each kind (where the time goes).  ``--pages yams,421`` limits the pages.
 """
 
 from __future__ import annotations
@@ -55,6 +56,17 @@ STOCK_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_std
 EMBED_HOST = "__bench_embed_host__.html"
 READY = "() => document.body.dataset.ready === '1'"
 YAMS = "yams.html?fresh=1&seed=bench"
+
+
+def page_path(family: str) -> str:
+    return f"{family}.html?fresh=1&seed=bench"
+
+
+def game_pages(dist: Path) -> list[str]:
+    """The game pages of this build, in menu order (from the registry)."""
+    from pygames import FAMILIES
+
+    return [f for f in FAMILIES if (dist / f"{f}.html").is_file()]
 
 
 def stock_files() -> dict[str, bytes]:
@@ -185,6 +197,7 @@ class OfflineRunner:
         self.context = browser.new_context()
         self.context.add_init_script(STAGE_INIT)
         self.log = siteharness.RequestLog().attach(self.context)
+        self.path = YAMS
         page = self.context.new_page()
         page.goto(site_url + YAMS)
         page.wait_for_function(READY, timeout=120_000)
@@ -200,11 +213,18 @@ class OfflineRunner:
         if not ok:
             raise TimeoutError("the service worker did not activate within 120 s")
 
+    def page(self, path: str):
+        """The runner for another page of the site (same precached context)."""
+        def run_one(_page, site_url):
+            self.path = path
+            return self(_page, site_url)
+        return run_one
+
     def __call__(self, _page, site_url: str) -> dict:
         self.context.set_offline(True)
         page = self.context.new_page()
         try:
-            return yams_page(page, site_url)
+            return yams_page(page, site_url, self.path)
         finally:
             page.close()
             self.context.set_offline(False)
@@ -215,7 +235,7 @@ class OfflineRunner:
 
 
 # -- bytes ------------------------------------------------------------------------------
-def first_visit_bytes(pw, server, site_url: str, dist: Path) -> dict:
+def first_visit_bytes(pw, server, site_url: str, dist: Path, path: str = YAMS) -> dict:
     """Bytes a first visit takes from the server -- bodies actually sent, so neither a
     cache hit nor a 304 counts -- until ready and in the 8 s after (the service worker's
     precache).  In a browser profile of its own on disk, as a visitor's browser has: an
@@ -227,7 +247,7 @@ def first_visit_bytes(pw, server, site_url: str, dist: Path) -> dict:
     page = context.new_page()
     start = len(server.sent)
     t0 = time.monotonic()
-    page.goto(site_url + YAMS)
+    page.goto(site_url + path)
     page.wait_for_function(READY, timeout=120_000)
     t_ready = time.monotonic()
     page.wait_for_timeout(8000)
@@ -254,10 +274,11 @@ def first_visit_bytes(pw, server, site_url: str, dist: Path) -> dict:
 
 
 # -- main -------------------------------------------------------------------------------
-def run(rounds: int) -> dict:
+def run(rounds: int, only: list[str] | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
     dist = siteharness.ensure_built()
+    pages = [f for f in game_pages(dist) if not only or f in only]
     extra = {**stock_files(), EMBED_HOST: embed_host_page(), **stock_yams_files(dist)}
     has_sw = (dist / "sw.js").is_file() and (dist / "js" / "register-sw.js").is_file()
     has_embed = (dist / "embed.js").is_file() and (dist / "embed-yams.html").is_file()
@@ -265,7 +286,7 @@ def run(rounds: int) -> dict:
         pyc = sum(n.endswith(".pyc") for n in zf.namelist())
     mode = f"precompiled ({pyc} .pyc)" if pyc else "stock (no .pyc: the precompile step was skipped)"
     server, site_url = siteharness.start_site(extra)
-    res: dict = {"rounds": rounds, "runs": {}, "pending": {}, "runtime": mode}
+    res: dict = {"rounds": rounds, "runs": {}, "pending": {}, "runtime": mode, "pages": pages}
     if not has_sw:
         res["pending"]["yams_offline"] = "no sw.js / js/register-sw.js in the build yet"
     if not has_embed:
@@ -296,24 +317,30 @@ def run(rounds: int) -> dict:
             scenarios = {
                 "stock_warm": in_warm(stock_boot),
                 "stock_cold": lambda p, u: in_new_context(browser, stock_boot, u),
-                "yams_warm": in_warm(yams_page),
-                "yams_stock": in_warm(lambda p, u: yams_page(p, u, STOCK_PAGE + "?fresh=1&seed=b")),
-                "yams_cold": lambda p, u: in_new_context(browser, yams_page, u),
             }
-            if offline:
-                scenarios["yams_offline"] = offline
-            if has_embed:
+            if "yams" in pages:
+                scenarios["yams_stock"] = in_warm(
+                    lambda p, u: yams_page(p, u, STOCK_PAGE + "?fresh=1&seed=b"))
+            for family in pages:
+                path = page_path(family)
+                scenarios[f"{family}_warm"] = in_warm(lambda p, u, path=path: yams_page(p, u, path))
+                scenarios[f"{family}_cold"] = lambda p, u, path=path: in_new_context(
+                    browser, lambda pg, url: yams_page(pg, url, path), u)
+                if offline:
+                    scenarios[f"{family}_offline"] = offline.page(path)
+            if has_embed and "yams" in pages:
                 scenarios["embed_two"] = in_warm(embed_two)
             print("  warming the shared context...", flush=True)
-            for name in ("stock_warm", "yams_warm", "yams_stock") + (
-                    ("embed_two",) if has_embed else ()):
-                scenarios[name](None, site_url)  # warm the shared cache
+            for name in scenarios:
+                if name == "stock_warm" or name.endswith(("_warm", "_stock")) or name == "embed_two":
+                    scenarios[name](None, site_url)  # warm the shared cache
             for r in range(rounds):
                 for name, fn in scenarios.items():
                     res["runs"].setdefault(name, []).append(fn(None, site_url))
                 print(f"  round {r + 1}: " + ", ".join(
                     f"{n} {res['runs'][n][-1]['ms']:.0f}" for n in scenarios), flush=True)
-            res["bytes"] = first_visit_bytes(pw, server, site_url, dist)
+            res["bytes"] = {f: first_visit_bytes(pw, server, site_url, dist, page_path(f))
+                            for f in pages}
             if offline:
                 offline.close()
             warm.close()
@@ -346,17 +373,22 @@ def report(res: dict) -> None:
         print(f"  {name:<13} pending: {why}")
     sw, sc = med["stock_warm"], med["stock_cold"]
     print("ratios (target in brackets):")
-    targets = {"yams_warm": 0.35, "yams_offline": 0.35, "yams_cold": 0.6}
-    for name in ("yams_stock", "yams_warm", "yams_offline", "yams_cold", "embed_two"):
+    names = ["yams_stock"] + [f"{f}_{kind}" for f in res["pages"] for kind in ("warm", "offline", "cold")]
+    for name in names + ["embed_two"]:
         if name not in med:
             continue
-        line = f"  {name:<13} / stock_warm = {med[name] / sw:.2f}"
-        if name == "yams_cold":
-            line += f"   / stock_cold = {med[name] / sc:.2f}"
-        if name in targets:
-            line += f"   [<= {targets[name]} x stock]"
+        line = f"  {name:<18} / stock_warm = {med[name] / sw:.2f}"
+        if name.endswith("_cold"):
+            line += f"   / stock_cold = {med[name] / sc:.2f}   [<= 0.6 x stock_cold]"
+        elif name.endswith(("_warm", "_offline")):
+            line += "   [<= 0.35 x stock_warm]"
         print(line)
-    b = res["bytes"]
+    for family, b in res["bytes"].items():
+        print(f"-- {family}.html")
+        report_bytes(b)
+
+
+def report_bytes(b: dict) -> None:
     r, a = b["ready"], b["after"]
     print(f"first visit until interactive: {r['requests']} bodies, {r['raw'] / 1e6:.2f} MB "
           f"raw, {r['gzip'] / 1e6:.2f} MB gzip [target <= 6 MB]")
@@ -375,11 +407,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", help="also write the raw results to this file")
+    parser.add_argument("--pages", help="comma-separated game pages (default: every one)")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
     print(f"bench_startup: {args.rounds} rounds; load average {_load()} (shared machine: "
           "compare the ratios)")
-    res = run(args.rounds)
+    res = run(args.rounds, args.pages.split(",") if args.pages else None)
     report(res)
     print(f"(bench took {time.perf_counter() - t0:.0f} s; load average now {_load()})")
     if args.json:

@@ -1,0 +1,539 @@
+"""The Jeu de la linotte view: five dice on the felt with Lancer, Passer and the appel
+buttons; beside them the 5×5 board drawn as a board (each cell's combination in words or
+as a small die, the pawns as round ● and square ■ shapes, the cells the dice allow
+highlighted and clickable, the scoring runs drawn as lines over it), and each player's
+pawns left and points.  Clicks and keys become action notations.
+
+The shell (shell.py) owns everything else.  Kept dice are the page's own state until the
+next throw (`held`, saved with the game so that a reload keeps them); the roll button's
+``data-action`` always says what a click plays (``roll``, or ``keep 3 3 5 @1,2,4``).
+The board is one tab stop (a roving tabindex): the arrows move over it, Enter or Space
+places a pawn on the focused cell when the dice allow it.
+"""
+
+import asyncio
+
+from dom import by_id, clear, el, on
+from pyscript import document
+
+from pygames.linotte import (
+    DEFI, EMPTY, KIND_LABELS, PAWNS, ROLLS, SIZE, Announce, Pass, Place, Roll, cell_name,
+    describe_dice,
+)
+
+SVG = "http://www.w3.org/2000/svg"
+MARKS = ("●", "■")  # round pawns and square pawns: never colour alone
+SHAPES = ("rond", "carré")
+# What a cell says on the board (brelans are drawn as a die).
+CELL_TEXT = {"full": ("Full", ""), "quinte": ("Quinte", "suite"), "carre": ("Carré", "4 pareils"),
+             "small": ("Small", "≤ 8"), "yam": ("Yam", "5 pareils"), "sec": ("Sec", "1er lancer"),
+             "appel": ("Appel", "annoncé")}
+APPEL_TEXT = {"full": "Full", "quinte": "Quinte", "carre": "Carré", "small": "Small", "yam": "Yam",
+              DEFI: "Défi"}
+
+
+def plural(n, word):
+    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
+
+
+def label(kind):
+    text = KIND_LABELS[kind]
+    return text[0].upper() + text[1:]
+
+
+def svg(tag, **attrs):
+    node = document.createElementNS(SVG, tag)
+    for name, value in attrs.items():
+        node.setAttribute(name.replace("_", "-"), str(value))
+    return node
+
+
+class View:
+    def __init__(self, shell):
+        self.shell = shell
+        self.held = set()
+        self.dice_nodes = []
+        self.cells = []
+        self.rows = []
+        self.last_rolled = ()
+        self.cursor = 12  # the board's roving tab stop (the centre first)
+        self.last_move = None  # (player, events) of the last placement or pass
+        self.last_cell = None
+
+    @property
+    def match(self):
+        return self.shell.match
+
+    @property
+    def names(self):
+        return [p.name for p in self.match.players]
+
+    # --- hooks called by the shell ----------------------------------------------------
+
+    def bind(self):
+        dice = by_id("dice")
+        on(dice, "click", self._on_dice_click)
+        for i in range(5):
+            die = el("button", None, "die", type="button", data_die=i, data_face=0)
+            die.appendChild(el("span", str(i + 1), "num", aria_hidden="true"))
+            dice.appendChild(die)
+            self.dice_nodes.append(die)
+        board = by_id("board")
+        on(board, "click", self._on_board_click)
+        on(board, "focusin", self._on_board_focus)
+
+    def default_players(self, game):
+        return [{"name": "Joueur 1", "seat": "human"}, {"name": "Ordinateur", "seat": "simple"}]
+
+    def build_setup_extra(self, box, game):
+        clear(box)
+
+    def read_setup_extra(self, game, players):
+        return None
+
+    def adopt(self, match):
+        self.held = set()
+        self.last_rolled = ()
+        self.cursor = 12
+        self._build_board(match.state)
+        self._build_scores(match)
+        self._build_appel(match.state)
+        self.last_move, self.last_cell = self._replay_last_move(match)
+        if any(p.seat == "expert" for p in match.players):
+            asyncio.ensure_future(self._warm_expert())
+
+    @staticmethod
+    async def _warm_expert():
+        """The expert's dice tables take a moment to build: do it now, not on its first move."""
+        await asyncio.sleep(0.05)
+        from pygames.linotte_bots import reach
+
+        reach()
+
+    @staticmethod
+    def _replay_last_move(match):
+        state = match.game.new_state(match.players, match.options, match.start)
+        last, cell = None, None
+        for action in match.history:
+            actor = state.current_player()
+            state = state.apply(action)
+            if isinstance(action, (Place, Pass)):
+                last = (actor, state.events)
+                cell = action.cell if isinstance(action, Place) else None
+        return last, cell
+
+    def restore_ui(self, blob):
+        held = blob.get("held", [])
+        state = self.match.state
+        if isinstance(held, list) and state.dice and 0 < state.rolls < ROLLS:
+            self.held = {p for p in held if type(p) is int and 0 <= p < 5}
+
+    def ui_state(self):
+        return {"held": sorted(self.held)}
+
+    def focus(self):
+        state = self.match.state
+        cells = state.placeable_cells() if self.shell.human_turn() else []
+        roll = by_id("roll")
+        if cells and (state.rolls >= ROLLS or roll.disabled):
+            self._focus_cell(self.cursor if self.cursor in cells else cells[0])
+        elif not roll.disabled:
+            roll.focus()
+        elif not by_id("pass").disabled:
+            by_id("pass").focus()
+
+    def layout_changed(self):
+        pass  # nothing to measure: the felt panel is not sticky on this page
+
+    def score_text(self, player, score):
+        return plural(score, "point")
+
+    def before_chance(self, before, action):
+        self.last_rolled = self.match.state.rerolling
+        if isinstance(action, (Place, Pass)):
+            self.held = set()
+            self.last_move = (before.current_player(), self.match.state.events)
+            self.last_cell = action.cell if isinstance(action, Place) else None
+
+    async def preview_bot_action(self, state, action, pause):
+        """Show the dice a computer keeps, or the cell it takes, for a moment."""
+        if isinstance(action, Roll) and action.keep:
+            places = state.cup.places_of(action.keep)
+            self.held = set(places)
+            self.render()
+            await asyncio.sleep(pause)
+            return Roll(action.keep, places)
+        if isinstance(action, Place) and pause:
+            self.cells[action.cell].classList.add("preview")
+            await asyncio.sleep(pause)
+            self.cells[action.cell].classList.remove("preview")
+        return action
+
+    def describe(self, p, action, before):
+        state, name = self.match.state, self.names[p]
+        if isinstance(action, Place):
+            return f"{name} ({MARKS[p]}) : " + ", ".join(state.events) + "." + self._next_text(state)
+        if isinstance(action, Pass):
+            text = "passe" if state.events == ("passe",) else ", ".join(state.events)
+            return f"{name} : {text}." + self._next_text(state)
+        if isinstance(action, Announce):
+            return (f"{name} annonce un appel : {KIND_LABELS[action.target]}. "
+                    "Il faut relancer pour le réussir.")
+        text = (f"{name}, lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice))
+                + f" ({describe_dice(state.dice)}).")
+        if state.target:
+            target = KIND_LABELS[state.target]
+            text += f" Appel {target} réussi." if state.appel_fulfilled() else f" Appel {target} pas encore réussi."
+        elif state.sec_available():
+            text += " Sec possible."
+        if self.shell.human_turn():
+            cells = state.placeable_cells()
+            text += (" Cases possibles : " + ", ".join(cell_name(c) for c in cells) + "."
+                     if cells else " Aucune case possible.")
+        return text
+
+    def _next_text(self, state):
+        if state.is_terminal():
+            return ""
+        scores = state.scores()
+        text = " Points : " + ", ".join(f"{n} {s}" for n, s in zip(self.names, scores)) + "."
+        if state.current_player() not in self.shell.bots:
+            text += f" À {self.names[state.current_player()]} de jouer."
+        return text
+
+    def on_key(self, event):
+        key, target = event.key, event.target
+        if key in ("1", "2", "3", "4", "5"):
+            event.preventDefault()
+            self.toggle(int(key) - 1)
+        elif key in ("p", "P"):
+            event.preventDefault()
+            if self._can_pass():
+                self.shell.play(Pass())
+        elif key in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"):
+            cell = target.closest("[data-cell]") if hasattr(target, "closest") else None
+            if cell is None or not by_id("board").contains(cell):
+                return
+            event.preventDefault()
+            i = int(cell.dataset.cell)
+            r, c = divmod(i, SIZE)
+            if key == "ArrowLeft":
+                c = (c - 1) % SIZE
+            elif key == "ArrowRight":
+                c = (c + 1) % SIZE
+            elif key == "ArrowUp":
+                r = (r - 1) % SIZE
+            elif key == "ArrowDown":
+                r = (r + 1) % SIZE
+            elif key == "Home":
+                c = 0
+            else:
+                c = SIZE - 1
+            self._focus_cell(r * SIZE + c)
+        elif key in (" ", "Enter", "Spacebar"):
+            if target.tagName in ("BUTTON", "SUMMARY", "A"):
+                return  # the focused control (a cell, a die, a button) handles its own key
+            event.preventDefault()
+            if self._can_roll():
+                self.shell.play_text(by_id("roll").dataset.action)
+
+    # --- the player's hand ------------------------------------------------------------
+
+    def _can_roll(self):
+        state = self.match.state
+        return self.shell.human_turn() and state.rolls < ROLLS and len(self.held) < 5
+
+    def _can_pass(self):
+        state = self.match.state
+        return self.shell.human_turn() and state.rolls > 0
+
+    def _roll_notation(self):
+        state = self.match.state
+        if state.rolls == 0 or not self.held or not state.dice:
+            return "roll"
+        places = tuple(sorted(self.held))
+        return Roll(tuple(sorted(state.dice[p] for p in places)), places).notation()
+
+    def toggle(self, place):
+        state = self.match.state if self.match else None
+        if not self.shell.human_turn() or not state.dice or state.rolls >= ROLLS:
+            return
+        self.held ^= {place}
+        self.shell.save()
+        self.render()
+        face = state.dice[place]
+        self.shell.announce(f"Dé {place + 1} ({face}) {'gardé' if place in self.held else 'relâché'}.")
+
+    def _on_dice_click(self, event):
+        die = event.target.closest("[data-die]")
+        if die:
+            self.toggle(int(die.dataset.die))
+
+    def _on_board_click(self, event):
+        cell = event.target.closest("[data-cell]")
+        if cell is None:
+            return
+        i = int(cell.dataset.cell)
+        self.cursor = i
+        if cell.hasAttribute("data-action") or not self.shell.human_turn():
+            return  # the shell plays it (or it is not the human's turn)
+        state = self.match.state
+        self.shell.hint(state.why_illegal(Place(i)))
+
+    def _on_board_focus(self, event):
+        cell = event.target.closest("[data-cell]")
+        if cell is not None:
+            self._set_cursor(int(cell.dataset.cell))
+
+    def _set_cursor(self, i):
+        if self.cells:
+            self.cells[self.cursor].setAttribute("tabindex", "-1")
+            self.cells[i].setAttribute("tabindex", "0")
+        self.cursor = i
+
+    def _focus_cell(self, i):
+        self._set_cursor(i)
+        self.cells[i].focus()
+
+    # --- building -----------------------------------------------------------------------
+
+    def _build_board(self, state):
+        board = by_id("board")
+        clear(board)
+        self.cells = []
+        for i, kind in enumerate(state.rules.cells):
+            cell = el("button", None, "cell", type="button", data_cell=i, data_kind=kind,
+                      tabindex="0" if i == self.cursor else "-1")
+            face = el("span", None, "face", aria_hidden="true")
+            if kind.isdigit():
+                face.classList.add("brelan")
+                face.appendChild(el("span", None, "die mini", data_face=kind))
+                face.appendChild(el("span", "brelan", "sub"))
+            else:
+                big, sub = CELL_TEXT[kind]
+                face.appendChild(el("span", big, "big"))
+                if sub:
+                    face.appendChild(el("span", sub, "sub"))
+            cell.appendChild(face)
+            cell.appendChild(el("span", None, "pawn", aria_hidden="true"))
+            board.appendChild(cell)
+            self.cells.append(cell)
+
+    def _build_scores(self, match):
+        box = by_id("scores")
+        clear(box)
+        self.rows = []
+        for p, player in enumerate(match.players):
+            item = el("li", None, f"seat p{p}", data_player=p)
+            head = el("span", None, "who")
+            head.appendChild(el("span", None, f"pawn p{p}", aria_hidden="true"))
+            head.appendChild(el("span", player.name, "name"))
+            head.appendChild(el("span", f" ({MARKS[p]} pions {SHAPES[p]}s)", "sr-only"))
+            if player.is_computer:
+                head.appendChild(el("span", "expert" if player.seat == "expert" else "ordi", "bot"))
+            turn = el("span", "", "turn")
+            head.appendChild(turn)
+            item.appendChild(head)
+            points = el("strong", "", "points")
+            left = el("span", "", "left")
+            item.appendChild(points)
+            item.appendChild(left)
+            box.appendChild(item)
+            self.rows.append({"li": item, "points": points, "left": left, "turn": turn})
+
+    def _build_appel(self, state):
+        box = by_id("appel-buttons")
+        clear(box)
+        for target in state.appel_targets():
+            box.appendChild(el("button", APPEL_TEXT[target], "ghost small appel", type="button",
+                               data_action=f"announce {target}",
+                               aria_label=f"Appel : {KIND_LABELS[target]}"))
+
+    # --- drawing ----------------------------------------------------------------------
+
+    def render(self):
+        match = self.match
+        state = match.state
+        if state.is_chance():
+            return
+        current = state.current_player() if not state.is_terminal() else None
+        human = self.shell.human_turn()
+        placeable = set(state.placeable_cells()) if human else set()
+        self._draw_board(state, placeable)
+        self._draw_scores(state, current)
+        self._draw_dice(state, human)
+        self._draw_controls(state, human)
+        self._draw_last()
+        info = by_id("turn-info")
+        clear(info)
+        if current is None:
+            info.textContent = "Partie terminée."
+            self.shell.hint("")
+            return
+        info.appendChild(el("span", None, f"pawn p{current}", aria_hidden="true"))
+        info.appendChild(el("span", self.names[current], "who"))
+        info.appendChild(el("span", f" · lancer {state.rolls}/3"))
+        self.shell.hint(self.hint_text())
+
+    def _draw_board(self, state, placeable):
+        runs = state.scoring_runs()
+        in_run = {c for _, cells in runs for c in cells}
+        names = self.names
+        if placeable and self.cursor not in placeable and not by_id("board").contains(document.activeElement):
+            self._set_cursor(min(placeable))
+        for i, cell in enumerate(self.cells):
+            owner = state.board[i]
+            kind = state.rules.cells[i]
+            cls = "cell"
+            if owner != EMPTY:
+                cls += f" taken p{owner}"
+            if i in placeable:
+                cls += " placeable"
+            elif placeable:
+                cls += " dim"
+            if i in in_run:
+                cls += " in-run"
+            if i == self.last_cell and owner != EMPTY:
+                cls += " last"
+            if "preview" in cell.className:
+                cls += " preview"
+            cell.className = cls
+            text = f"{cell_name(i)}, {KIND_LABELS[kind]}"
+            if owner != EMPTY:
+                text += f", pion {MARKS[owner]} de {names[owner]}"
+                if i in in_run:
+                    text += ", aligné"
+            elif i in placeable:
+                text += ", posable (" + state.why_cell(i) + ")"
+            else:
+                text += ", libre"
+            cell.setAttribute("aria-label", text)
+            if i in placeable:
+                cell.dataset.action = f"place {cell_name(i).lower()}"
+                cell.removeAttribute("aria-disabled")
+            else:
+                cell.removeAttribute("data-action")
+                cell.setAttribute("aria-disabled", "true")
+        lines = by_id("runs")
+        clear(lines)
+        for p, cells in runs:
+            (r0, c0), (r1, c1) = divmod(cells[0], SIZE), divmod(cells[-1], SIZE)
+            ends = dict(x1=c0 + .5, y1=r0 + .5, x2=c1 + .5, y2=r1 + .5)
+            group = svg("g", **{"class": f"run p{p}", "data-cells": ",".join(cell_name(c) for c in cells)})
+            group.appendChild(svg("line", **ends, **{"class": "halo"}))
+            group.appendChild(svg("line", **ends, **{"class": "stroke"}))
+            for c in (cells[0], cells[-1]):
+                r, col = divmod(c, SIZE)
+                group.appendChild(svg("circle", cx=col + .5, cy=r + .5, r=.09, **{"class": "end"}))
+            lines.appendChild(group)
+
+    def _draw_scores(self, state, current):
+        scores, left = state.scores(), state.pawns_left()
+        for p, row in enumerate(self.rows):
+            row["li"].classList.toggle("current", p == current)
+            row["li"].dataset.points = str(scores[p])
+            row["li"].dataset.left = str(left[p])
+            row["points"].textContent = plural(scores[p], "point")
+            row["left"].textContent = f"{left[p]}/{PAWNS} pion{'s' if left[p] > 1 else ''} à poser"
+            row["turn"].textContent = "à jouer" if p == current else ""
+
+    def _draw_dice(self, state, human):
+        for place, die in enumerate(self.dice_nodes):
+            face = state.dice[place] if state.dice else 0
+            die.dataset.face = str(face)
+            held = place in self.held and bool(state.dice)
+            die.setAttribute("aria-pressed", "true" if held else "false")
+            die.setAttribute("aria-label", f"Dé {place + 1} : {face}" + (", gardé" if held else "")
+                             if face else f"Dé {place + 1} : pas encore lancé")
+            die.disabled = not (human and state.dice and state.rolls < ROLLS)
+            if place in self.last_rolled:
+                die.classList.remove("rolling")
+                die.offsetWidth  # restart the animation
+                die.classList.add("rolling")
+        self.last_rolled = ()
+        caption = by_id("dice-caption")
+        clear(caption)
+        if state.target:
+            chip = el("span", None, "chip appel-status", id="appel-status")
+            chip.appendChild(el("span", f"Appel : {KIND_LABELS[state.target]}", "what"))
+            if state.rolls >= 2:
+                done = state.appel_fulfilled()
+                chip.appendChild(el("span", " ✓ réussi" if done else
+                                    (" ✗ manqué" if state.rolls >= ROLLS else " · pas encore"),
+                                    "state " + ("ok" if done else "no")))
+            else:
+                chip.appendChild(el("span", " · relancez", "state"))
+            caption.appendChild(chip)
+        if state.dice and not state.rerolling and not state.is_terminal():
+            kinds = state.combinations()
+            if kinds:
+                for kind in kinds:
+                    caption.appendChild(el("span", label(kind), "chip combo"))
+            else:
+                caption.appendChild(el("span", "Aucune combinaison", "chip none"))
+            if state.sec_available():
+                caption.appendChild(el("span", "Sec !", "chip sec",
+                                       title="Majeure au premier lancer : la case Sec est permise"))
+
+    def _draw_controls(self, state, human):
+        roll = by_id("roll")
+        roll.disabled = not self._can_roll()
+        roll.dataset.action = self._roll_notation()
+        kept = len(self.held) if state.dice else 0
+        roll.textContent = (
+            "Lancer les dés" if state.rolls == 0
+            else "Relancer" + (" (tout)" if not kept else f" ({5 - kept} dé{'s' if 5 - kept > 1 else ''})")
+            if state.rolls < ROLLS else "Plus de lancer"
+        )
+        by_id("pass").disabled = not self._can_pass()
+        counter = by_id("roll-count")
+        clear(counter)
+        for i in range(ROLLS):
+            counter.appendChild(el("i", None, "used" if i < state.rolls else None))
+        appel = human and state.rolls == 1 and not state.target
+        by_id("appel-row").hidden = not appel
+        legal = {a.notation() for a in state.legal_actions()} if appel else set()
+        for button in by_id("appel-buttons").querySelectorAll("button"):
+            button.disabled = button.dataset.action not in legal
+
+    def _draw_last(self):
+        node = by_id("last-move")
+        clear(node)
+        if self.last_move is None:
+            return
+        p, events = self.last_move
+        node.appendChild(el("span", "Dernier coup", "label"))
+        node.appendChild(el("span", None, f"pawn p{p}", aria_hidden="true"))
+        text = "passe" if events == ("passe",) else ", ".join(events)
+        node.appendChild(el("span", f"{self.names[p]} : {text}"))
+
+    def hint_text(self):
+        state = self.match.state
+        if state.is_terminal():
+            return ""
+        if not self.shell.human_turn():
+            return f"{self.names[state.current_player()]} (ordinateur) réfléchit…"
+        if state.rolls == 0:
+            return "Lancez les dés (Espace ou Entrée)."
+        cells = state.placeable_cells()
+        if state.target:
+            target = KIND_LABELS[state.target]
+            if state.rolls == 1:
+                return f"Appel {target} : gardez des dés (touches 1 à 5) et relancez."
+            if state.appel_fulfilled():
+                if cells:
+                    return "Appel réussi : posez un pion sur une case en surbrillance."
+                return "Appel réussi, mais plus de case libre pour lui : passez (P)."
+            if state.rolls < ROLLS:
+                return f"Appel {target} pas encore réussi : relancez, ou passez (P)."
+            return "Appel manqué : aucun pion ce tour-ci, passez (P)."
+        more = state.rolls < ROLLS
+        if cells:
+            if more:
+                text = "Posez un pion sur une case en surbrillance, ou gardez des dés (1 à 5) et relancez"
+                return text + (", ou annoncez un appel." if state.rolls == 1 else ".")
+            return "Posez un pion sur une case en surbrillance, ou passez (P)."
+        if more:
+            text = "Aucune case pour ces dés : gardez des dés (1 à 5) et relancez"
+            return text + (", annoncez un appel, ou passez (P)." if state.rolls == 1 else ", ou passez (P).")
+        return "Aucune case pour ces dés : passez (P)."

@@ -295,6 +295,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):  # an argument with a lone surrogate (bad bytes)
+        try:                                   # is echoed, never a UnicodeEncodeError
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
     command = next((a for a in argv if not a.startswith("-")), None)
     try:
         args = build_parser(command).parse_args(argv)

@@ -20,6 +20,7 @@ import hashlib
 import itertools
 import json
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
@@ -179,6 +180,13 @@ def parse_option_items(game: "Game", items: Iterable[str]) -> dict[str, Any]:
 
 
 MAX_PLAYERS_TEXT = 1000
+# Format (bidi marks, zero-width spaces), separators, marks alone and unassigned code
+# points draw nothing: a name made only of them would show as blank.
+INVISIBLE = ("Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me")
+
+
+def is_visible(char: str) -> bool:
+    return unicodedata.category(char) not in INVISIBLE and char not in "\u115f\u1160\u3164\uffa0"
 
 
 @dataclass(frozen=True)
@@ -193,6 +201,10 @@ class Player:
             raise GameError(f"Nom trop long (au plus {MAX_NAME_LENGTH} caractères).")
         if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in self.name):  # C0, DEL, C1
             raise GameError("Le nom contient un caractère de contrôle.")
+        if any(0xD800 <= ord(c) <= 0xDFFF for c in self.name):  # cannot be written as UTF-8
+            raise GameError("Le nom contient un caractère invalide.")
+        if not any(is_visible(c) for c in self.name):
+            raise GameError("Le nom doit contenir au moins un caractère visible.")
         if not isinstance(self.seat, str) or not self.seat.isidentifier() or len(self.seat) > 20:
             raise GameError(f"Place illisible : « {quote(self.seat)} ».")
 
@@ -325,13 +337,21 @@ class State:
             check_throw(action, self.dice_to_throw())
             return
         if not isinstance(action, Action) or isinstance(action, Throw):
-            raise IllegalAction(self.why_illegal(action))
+            raise IllegalAction(self._reason(action))
         try:
             legal = action in self.legal_actions()
         except TypeError:  # an action built with unhashable fields
             legal = False
         if not legal:
-            raise IllegalAction(self.why_illegal(action))
+            raise IllegalAction(self._reason(action))
+
+    def _reason(self, action: Any) -> str:
+        """why_illegal, even for an action built in Python with fields of the wrong types
+        (a game's why_illegal may look them up): it never raises anything but the reason."""
+        try:
+            return self.why_illegal(action)
+        except Exception:
+            return f"Coup illisible : « {quote(repr(action))} »."
 
     def why_illegal(self, action: Action) -> str:
         if isinstance(action, Throw):

@@ -74,6 +74,7 @@ class Roll(Action):
         if self.positions is not None and (
             not isinstance(self.positions, tuple)
             or not all(type(p) is int and p >= 0 for p in self.positions)
+            or len(self.positions) != len(self.keep)  # one place per kept die
         ):
             raise IllegalAction("Places des dés gardés illisibles.")
 

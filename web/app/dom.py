@@ -68,5 +68,21 @@ class Storage:
         except Exception:
             pass
 
+    def keys(self):
+        try:
+            ls = window.localStorage
+            return [ls.key(i) for i in range(ls.length)]
+        except Exception:
+            return []
+
+
+def set_named_text(node, text, names):
+    """Set `node`'s text with every player's name in its own <bdi> (see guard.split_names)."""
+    from guard import split_names
+
+    clear(node)
+    for chunk, is_name in split_names(str(text), names):
+        node.appendChild(el("bdi", chunk, "name") if is_name else document.createTextNode(chunk))
+
 
 storage = Storage()

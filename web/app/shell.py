@@ -23,10 +23,15 @@ action when it is a human's turn; the view keeps those attributes up to date.
 
 import asyncio
 import json
+import time
 from importlib import import_module
 
-from dom import by_id, clear, el, on, query_params, show, storage
+from dom import by_id, clear, el, on, query_params, set_named_text, show, storage
 from embed import EmbedError, parse_embed
+from guard import (
+    CORRUPT_PREFIX, BadStored, aside_key, aside_value, check_saved_match, check_setup, read_json,
+    short,
+)
 from pyscript import document, fetch, window
 
 from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, Player, load_match
@@ -60,6 +65,8 @@ class Shell:
         self.embed = None  # the embed page's EmbedConfig (see _embed_start)
         self.store_key = f"pygames:{family_id}:match"
         self.setup_key = f"pygames:{family_id}:setup"
+        self.setup_notice = None  # a notice from reading the setup preferences
+        self.last_saved = None  # the text this tab last saved (see _on_storage)
         self.view = import_module(self.family.view).View(self)
 
     # --- start-up ---------------------------------------------------------------------
@@ -69,29 +76,37 @@ class Shell:
         self.view.bind()
         if document.body.hasAttribute("data-embed") and not self._embed_start():
             return
+        on(window, "storage", self._on_storage)
         saved = storage.get(self.store_key)
-        if saved and "fresh" not in query_params():
+        if saved is not None and "fresh" not in query_params():
             try:
-                blob = json.loads(saved)
-                if not isinstance(blob, dict):
-                    raise BadRecord("Sauvegarde illisible.")
-                self._resume(blob)
+                self._resume(check_saved_match(read_json(saved)))
                 return
-            except (ValueError, BadRecord, RecursionError) as err:
-                storage.remove(self.store_key)
-                why = str(err) if isinstance(err, GameError) else "sauvegarde illisible"
+            except Exception as err:  # no stored value may stop the page from starting
+                self.set_aside(self.store_key, saved)
+                why = str(err) if isinstance(err, (GameError, BadStored)) else "sauvegarde illisible"
                 self.show_setup(
-                    f"La partie enregistrée n'a pas pu être reprise ({why}). "
-                    "Une nouvelle partie vous attend."
+                    f"La partie enregistrée n'a pas pu être reprise ({short(why, 200)}). "
+                    "Elle a été mise de côté ; une nouvelle partie vous attend."
                 )
                 return
         self.show_setup()
+
+    def set_aside(self, key, raw):
+        """Move a stored value the page cannot use out of the way, keeping it (bounded)
+        for a bug report under pygames:corrupt:<key>:<time>; only the newest two stay."""
+        old = sorted(k for k in storage.keys() if isinstance(k, str) and k.startswith(CORRUPT_PREFIX))
+        for k in old[:-1]:
+            storage.remove(k)
+        storage.remove(key)
+        storage.set(aside_key(key, int(window.Date.now())), aside_value(raw))
 
     def _resume(self, blob):
         match = load_match(blob.get("record"), self._sampler())
         if match.game.family != self.family.id:
             raise BadRecord("Cette sauvegarde est celle d'un autre jeu.")
         self._adopt(match)
+        self.last_saved = storage.get(self.store_key)
         self.view.restore_ui(blob)
         self.show_table()
         if match.state.is_terminal():
@@ -120,6 +135,9 @@ class Shell:
         on(by_id("again"), "click", lambda e: self._again())
         on(by_id("to-setup"), "click", lambda e: self.show_setup())
         on(by_id("quit"), "click", self._on_quit)
+        on(by_id("free-space"), "click", self._on_free_space)
+        on(by_id("download-game"), "click", self._on_download)
+        on(by_id("load-game"), "change", self._on_load_file)
         advise, analyse = by_id("advise"), by_id("analyse")
         if advise:
             on(advise, "click", self._on_advise)
@@ -135,6 +153,8 @@ class Shell:
         for section in ("loading", "setup", "table", "end", "error"):
             show(by_id(section), section == name)
         show(by_id("quit"), name == "table")
+        if name == "setup":
+            show(by_id("save-trouble"), False)
         by_id("table").classList.remove("finished")
 
     def show_setup(self, notice=None):
@@ -142,8 +162,11 @@ class Shell:
             return self._embed_new_match()
         self.generation += 1
         self._build_setup()
+        if self.setup_notice:
+            notice = " ".join(filter(None, (notice, self.setup_notice)))
+            self.setup_notice = None
         note = by_id("setup-notice")
-        note.textContent = notice or ""
+        note.textContent = short(notice or "", 600)
         show(note, bool(notice))
         self._screen("setup")
 
@@ -161,7 +184,7 @@ class Shell:
         for place, group in enumerate(outcome.ranking):
             for p in group:
                 item = el("li", None, value=place + 1)
-                item.appendChild(el("span", players[p].name, "name"))
+                item.appendChild(el("bdi", players[p].name, "name"))
                 item.appendChild(el("span", self.view.score_text(p, scores[p]), "score"))
                 if len(group) > 1:
                     item.appendChild(el("span", " (ex aequo)"))
@@ -169,18 +192,20 @@ class Shell:
         names = [players[p].name for p in outcome.winners]
         title = by_id("end-title")
         if len(players) == 1:
-            title.textContent = outcome.reason.rstrip(".")
+            title_text = outcome.reason.rstrip(".")
         elif outcome.draw:
-            title.textContent = "Égalité : " + " et ".join(names)
+            title_text = "Égalité : " + " et ".join(names)
         elif outcome.losers and len(names) > 1:
-            title.textContent = outcome.reason
+            title_text = outcome.reason
         elif len(names) == 1:
-            title.textContent = f"{names[0]} gagne !"
+            title_text = f"{names[0]} gagne !"
         else:
-            title.textContent = outcome.reason
+            title_text = outcome.reason
+        # Each name in its own <bdi>: a right-to-left name cannot reverse the sentence.
+        set_named_text(title, title_text, match.names)
         reason = by_id("end-reason")
         if reason:
-            reason.textContent = outcome.reason if outcome.reason != title.textContent else ""
+            set_named_text(reason, outcome.reason if outcome.reason != title_text else "", match.names)
         self._screen("end")
         analysis = by_id("analysis")
         if analysis:
@@ -197,20 +222,17 @@ class Shell:
     # --- setup ------------------------------------------------------------------------
 
     def _saved_setup(self):
+        """The last setup's choices; a bad stored value is set aside with a notice."""
+        raw = storage.get(self.setup_key)
+        if raw is None:
+            return {}
         try:
-            data = json.loads(storage.get(self.setup_key) or "{}")
-        except (ValueError, RecursionError):
+            return check_setup(read_json(raw), self.games)
+        except BadStored as err:
+            self.set_aside(self.setup_key, raw)
+            self.setup_notice = (f"Les préférences enregistrées étaient illisibles ({err}) : "
+                                 "elles ont été mises de côté.")
             return {}
-        if not isinstance(data, dict):
-            return {}
-        clean = {}
-        if isinstance(data.get("game"), str) and data["game"] in self.games:
-            clean["game"] = data["game"]
-        if isinstance(data.get("options"), dict):
-            clean["options"] = data["options"]
-        if isinstance(data.get("players"), list):
-            clean["players"] = [p for p in data["players"] if isinstance(p, dict)]
-        return clean
 
     def _build_setup(self):
         saved = self._saved_setup()
@@ -377,6 +399,7 @@ class Shell:
             if not window.confirm("Abandonner la partie en cours ?"):
                 return
         storage.remove(self.store_key)
+        self.last_saved = None
         self.show_setup()
 
     # --- playing ----------------------------------------------------------------------
@@ -404,6 +427,8 @@ class Shell:
 
     def play(self, action, by_bot=False):
         """Apply a player's action, let any dice fall, save, redraw."""
+        if self._stale():
+            return
         before = self.match.state
         actor = before.current_player()
         try:
@@ -453,12 +478,21 @@ class Shell:
             bot = await self._bot(self.bots[state.current_player()])
             if generation != self.generation:
                 return
+            started = time.perf_counter()
             action = bot(state)
+            self._record_decision(time.perf_counter() - started)
             # The view may show the choice before it happens (e.g. the dice kept).
             action = await self.view.preview_bot_action(state, action, self.pace / 2)
             if generation != self.generation:
                 return
             self.play(action, by_bot=True)
+
+    @staticmethod
+    def _record_decision(seconds):
+        """For e2e/bench_pages.py: the decision's time, if the page was asked to keep them."""
+        times = getattr(window, "pygamesBotTimes", None)
+        if times is not None and hasattr(times, "push"):
+            times.push(seconds * 1000)
 
     async def _bot(self, seat):
         """The computer player of a seat; tables (if it needs any) are fetched on first use."""
@@ -569,7 +603,121 @@ class Shell:
             blob["finished"] = True
         if self.embed:
             blob["embed"] = self.embed.signature
-        storage.set(self.store_key, json.dumps(blob))
+        text = json.dumps(blob)
+        if storage.set(self.store_key, text):
+            self.last_saved = text
+            show(by_id("save-trouble"), False)
+        elif not document.documentElement.hasAttribute("data-no-storage"):  # the frame says so
+            by_id("save-trouble-text").textContent = (
+                "La partie n'a pas pu être enregistrée : la mémoire de ce site dans le navigateur "
+                "est pleine (ou refusée). Elle continue, mais serait perdue en quittant la page. "
+                "Libérez la place ou téléchargez la partie."
+            )
+            show(by_id("save-trouble"), True)
+            self.announce("La partie n'a pas pu être enregistrée.")
+
+    # --- saving trouble, other tabs, a downloaded game ----------------------------------
+
+    def _on_free_space(self, event):
+        """Remove what the site itself keeps apart from this game: kept-aside bad values,
+        then (if the player agrees) the other saved games of the site; save again."""
+        mine = {self.store_key, self.setup_key}
+        corrupt = [k for k in storage.keys() if isinstance(k, str) and k.startswith(CORRUPT_PREFIX)]
+        for key in corrupt:
+            storage.remove(key)
+        if self.match:
+            self.save()
+        if by_id("save-trouble").hidden:
+            return
+        others = [k for k in storage.keys()
+                  if isinstance(k, str) and k.startswith("pygames:") and k not in mine]
+        if others and window.confirm(
+                f"Effacer les {len(others)} autres données enregistrées par ce site "
+                "(parties d'autres jeux, préférences) ?"):
+            for key in others:
+                storage.remove(key)
+            self.save()
+        if not by_id("save-trouble").hidden:
+            by_id("save-trouble-text").textContent = (
+                "Toujours impossible d'enregistrer : la place est prise par d'autres données du "
+                "navigateur. Téléchargez la partie pour la garder.")
+
+    def _on_download(self, event):
+        """The game as a JSON record (what `python -m pygames replay` and this page read)."""
+        if not self.match:
+            return
+        text = json.dumps(self.match.to_record(), ensure_ascii=False, indent=1)
+        blob = window.Blob.new([text], {"type": "application/json"})
+        url = window.URL.createObjectURL(blob)
+        link = el("a", None, href=url, download=f"{self.match.game.id}-partie.json")
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+        window.setTimeout(lambda: window.URL.revokeObjectURL(url), 1000)
+
+    def _on_load_file(self, event):
+        files = event.target.files
+        if files and files.length:
+            asyncio.ensure_future(self._load_file(files.item(0)))
+
+    async def _load_file(self, file):
+        error = by_id("setup-error")
+        try:
+            if file.size > 2_000_000:
+                raise BadStored("fichier trop grand")
+            record = read_json(await file.text())
+            if isinstance(record, dict) and isinstance(record.get("record"), dict):
+                record = record["record"]  # a saved blob works too
+            match = load_match(record, self._sampler())
+            if match.game.family != self.family.id:
+                raise BadRecord(f"Cette partie est une partie de {match.game.title}.")
+        except Exception as err:
+            why = str(err) if isinstance(err, (GameError, BadStored)) else "fichier illisible"
+            error.textContent = short(f"Cette partie n'a pas pu être reprise : {why}")
+            show(error, True)
+            return
+        self._adopt(match)
+        self.save()
+        self.show_table()
+        if match.state.is_terminal():
+            self.show_end()
+            return
+        self.announce("Partie reprise.")
+        self.schedule_bots()
+
+    def _on_storage(self, event):
+        """Another tab saved (or abandoned) this game: follow it, so no action is lost."""
+        if event.key != self.store_key or not self.match:
+            return
+        if event.newValue == self.last_saved:
+            return
+        self._follow(event.newValue)
+
+    def _follow(self, text):
+        self.last_saved = text
+        if text is None:
+            if not by_id("setup").hidden:
+                return
+            self.generation += 1  # stops this tab's computer players
+            self.match = None
+            self.show_setup("La partie a été abandonnée dans un autre onglet.")
+            return
+        try:
+            self._resume(check_saved_match(read_json(text)))
+        except Exception:
+            return  # the other tab's value is unreadable: keep ours, it saves over it
+        self.hint("La partie a avancé dans un autre onglet : la voici telle qu'elle y est.")
+
+    def _stale(self):
+        """True (after catching up) if another tab changed the saved game since this one
+        saved it: the action asked for was meant for a position that is gone."""
+        if self.last_saved is None:
+            return False
+        current = storage.get(self.store_key)  # None: abandoned in another tab
+        if current == self.last_saved:
+            return False
+        self._follow(current)
+        return True
 
     # --- embed form (embed-<id>.html; its URL parameters are parsed by embed.py) ------
 
@@ -589,9 +737,10 @@ class Shell:
         if self.embed.players:
             show(by_id("to-setup"), False)
         try:  # a game saved under other parameters (the embedder changed them) is dropped
-            stale = json.loads(storage.get(self.store_key) or "{}").get("embed") != self.embed.signature
-        except (ValueError, AttributeError, RecursionError):
-            stale = False  # unreadable: start() says so
+            stale = check_saved_match(read_json(storage.get(self.store_key) or "{}")).get(
+                "embed") != self.embed.signature
+        except BadStored:
+            stale = False  # unreadable: start() sets it aside and says so
         if stale:
             storage.remove(self.store_key)
         return True
@@ -628,7 +777,7 @@ class Shell:
     # --- small services for the view --------------------------------------------------
 
     def hint(self, text):
-        by_id("hint").textContent = text
+        set_named_text(by_id("hint"), short(text), self.match.names if self.match else ())
 
     def announce(self, text):
         by_id("live").textContent = text

@@ -83,7 +83,7 @@ def no_sideways_scroll(page, width) -> None:
 
 
 READ_JS = """
-() => {
+(key) => {
   const q = (s) => document.querySelector(s);
   return {
     cells: [...document.querySelectorAll('#board .cell')].map(c => ({
@@ -105,6 +105,7 @@ READ_JS = """
     roll: q('#roll').disabled, rollAction: q('#roll').dataset.action, pass: q('#pass').disabled,
     turn: q('#turn-info').textContent, hint: q('#hint').textContent,
     last: q('#last-move').textContent,
+    saved: localStorage.getItem(key),
   };
 }
 """
@@ -125,16 +126,20 @@ def announced(page) -> list[str]:
     return page.evaluate("window.__live || []")
 
 
-def read(page) -> dict:
-    return page.evaluate(READ_JS)
+def read(page, key=STORE_KEY) -> dict:
+    """What the page shows, and the record saved at the same moment (one evaluation)."""
+    view = page.evaluate(READ_JS, key)
+    view["saved"] = json.loads(view["saved"]) if view["saved"] else None
+    return view
 
 
-def check_table(page, match: Match) -> dict:
+def check_table(page, key=STORE_KEY) -> Match:
     """What the page draws is the replayed state: every pawn (owner and shape class), the
     highlighted and clickable cells (exactly the engine's placeable cells on a human's
     turn), the scoring lines, each player's points and pawns left, the dice, the appel."""
+    view = read(page, key)
+    match = load_match(view["saved"]["record"])
     state, names = match.state, match.names
-    view = read(page)
     current = None if state.is_terminal() else state.current_player()
     human = current is not None and match.players[current].seat == "human"
     placeable = set(state.placeable_cells()) if human else set()
@@ -174,7 +179,7 @@ def check_table(page, match: Match) -> dict:
         assert set(view["appelButtons"]) == legal
     else:
         assert view["roll"] and view["pass"] and not view["appelRow"]
-    return view
+    return match
 
 
 def wait_human_or_end(page, timeout=90_000) -> bool:
@@ -258,9 +263,8 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
     page.evaluate(LISTEN_JS)
     done, shots, moves = [], set(), 0
     while wait_human_or_end(page):
-        match = replay(page)
+        match = check_table(page)
         state = match.state
-        check_table(page, match)
         if state.target and "appel" not in shots:
             shots.add("appel")
             screenshot(page, "linotte_1280_appel")
@@ -279,7 +283,7 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
     match = replay(page)
     state = match.state
     assert state.is_terminal()
-    check_table(page, match)
+    check_table(page)
     screenshot(page, "linotte_1280_end")
     assert {"roll", "keep", "place", "announce"} <= set(done), done
     outcome = match.outcome()
@@ -313,9 +317,8 @@ def test_keyboard_placement(page, site_url, request_log, screenshot):
     for _ in range(120):
         if not wait_human_or_end(page):
             break
-        match = replay(page)
+        match = check_table(page)
         state = match.state
-        check_table(page, match)
         n = record_length(page)
         cell = best_cell(state)
         if state.rolls == 0:
@@ -359,7 +362,7 @@ def test_keyboard_placement(page, site_url, request_log, screenshot):
         if placed >= 4 and kept >= 2:
             break
     assert placed >= 4 and kept >= 2, (placed, kept, passed)
-    check_table(page, replay(page))
+    check_table(page)
     screenshot(page, "linotte_360_keyboard")
     no_sideways_scroll(page, 360)
     page.set_viewport_size(PHONE_320)
@@ -409,7 +412,7 @@ def test_reload_after_an_appel_resumes_exactly(page, site_url, request_log, scre
     assert after["appel"].startswith("Appel : full")
     assert after["held"] == [True, False, True, False, False]
     assert "Partie reprise" in page.text_content("#live")
-    check_table(page, replay(page))
+    check_table(page)
     screenshot(page, "linotte_740x360_resumed")
     # The turn goes on from there: the kept dice stay in their places.
     state = replay(page).state
@@ -422,12 +425,12 @@ def test_reload_after_an_appel_resumes_exactly(page, site_url, request_log, scre
     assert action.keep == tuple(sorted((state.dice[0], state.dice[2])))
     after = match.state
     assert after.dice[0] == state.dice[0] and after.dice[2] == state.dice[2]
-    check_table(page, match)
+    check_table(page)
     # A failed or fulfilled appel: only the appel cells, or nothing but Passer.
     placeable = {after.rules.cells[c] for c in after.placeable_cells()}
     assert placeable <= {"appel"}
     reload(page)
-    check_table(page, replay(page))
+    check_table(page)
     assert read(page)["appel"].startswith("Appel : full")
 
 
@@ -437,7 +440,7 @@ def test_embed_page(page, site_url, request_log, screenshot):
               extra="&players=Alice,Ordi:expert&id=blog")
     assert page.locator("#table").is_visible() and page.locator("#setup").is_hidden()
     key = f"{STORE_KEY}:blog"
-    view = read(page)
+    view = read(page, f"{STORE_KEY}:blog")
     assert [s["name"] for s in view["seats"]] == ["Alice", "Ordi"]
     for _ in range(30):
         assert wait_human_or_end(page)

@@ -17,7 +17,7 @@ from dom import by_id, clear, el, on
 from pyscript import document
 
 from pygames.linotte import (
-    DEFI, EMPTY, KIND_LABELS, PAWNS, ROLLS, SIZE, Announce, Pass, Place, Roll, cell_name,
+    DEFI, EMPTY, KIND_LABELS, ROLLS, SIZE, Announce, Pass, Place, Roll, cell_name,
     describe_dice,
 )
 
@@ -434,7 +434,7 @@ class View:
             row["li"].dataset.points = str(scores[p])
             row["li"].dataset.left = str(left[p])
             row["points"].textContent = plural(scores[p], "point")
-            row["left"].textContent = f"{left[p]}/{PAWNS} pion{'s' if left[p] > 1 else ''} à poser"
+            row["left"].textContent = f"{left[p]} pion{'s' if left[p] > 1 else ''} à poser"
             row["turn"].textContent = "à jouer" if p == current else ""
 
     def _draw_dice(self, state, human):

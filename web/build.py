@@ -83,6 +83,7 @@ only when a plugin needs them.
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import json
 import os
@@ -494,6 +495,46 @@ def normalise_base(base: str) -> str:
     return base
 
 
+#: The Content-Security-Policy of every page; %(hashes)s: the sha256 of each inline script.
+#: PyScript needs 'unsafe-eval' (it calls Function()); nothing else runs but the site's files.
+CSP = ("default-src 'none'; script-src 'self' 'unsafe-eval'%(hashes)s; style-src 'self'; "
+       "img-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
+       "font-src 'self'; form-action 'none'; object-src 'none'; base-uri 'none'")
+CHARSET = '<meta charset="utf-8">'
+INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
+JS_TYPES = ("", "module", "text/javascript", "application/javascript")
+
+
+def inline_script_hashes(html: str) -> list[str]:
+    """'sha256-…' of every inline JavaScript script of a page (not src=, not type="py")."""
+    hashes = []
+    for m in INLINE_SCRIPT.finditer(html):
+        attrs = m.group("attrs")
+        kind = re.search(r'\btype="([^"]*)"', attrs)
+        if re.search(r"\bsrc=", attrs) or (kind and kind.group(1).lower() not in JS_TYPES):
+            continue
+        digest = hashlib.sha256(m.group("body").encode("utf-8")).digest()
+        hashes.append("'sha256-" + base64.b64encode(digest).decode("ascii") + "'")
+    return hashes
+
+
+def content_security_policy(html: str) -> str:
+    hashes = "".join(" " + h for h in dict.fromkeys(inline_script_hashes(html)))
+    return CSP % {"hashes": hashes}
+
+
+def add_csp(out: Path) -> list[Path]:
+    """A CSP meta tag right after each page's charset (before any script), once the
+    inline scripts are final (after link_runtime)."""
+    for page in sorted(out.glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        if CHARSET not in text:
+            sys.exit(f"build.py: {page.name} must start its <head> with {CHARSET}")
+        meta = f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(text)}">'
+        page.write_text(text.replace(CHARSET, CHARSET + "\n  " + meta, 1), encoding="utf-8")
+    return []  # written by write_pages: already in the list
+
+
 def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False) -> dict:
     """Build the site into *out*; returns a summary dict."""
     start = time.perf_counter()
@@ -512,6 +553,7 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     built = runtime.build_runtime(out / PYODIDE_DIR, package_zip=package, quiet=quiet)
     files += built["files"]  # web/runtime/: stdlib, pygames-<hash>.tar.gz, snapshot
     files += link_runtime(out, built["manifest"])
+    files += add_csp(out)
     files += copy_pyscript(out)
     nojekyll = out / ".nojekyll"
     nojekyll.touch()

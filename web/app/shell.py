@@ -23,7 +23,6 @@ action when it is a human's turn; the view keeps those attributes up to date.
 
 import asyncio
 import json
-import time
 from importlib import import_module
 
 from dom import by_id, clear, el, on, query_params, set_named_text, show, storage
@@ -478,9 +477,9 @@ class Shell:
             bot = await self._bot(self.bots[state.current_player()])
             if generation != self.generation:
                 return
-            started = time.perf_counter()
+            started = window.performance.now()
             action = bot(state)
-            self._record_decision(time.perf_counter() - started)
+            self._record_decision(window.performance.now() - started)
             # The view may show the choice before it happens (e.g. the dice kept).
             action = await self.view.preview_bot_action(state, action, self.pace / 2)
             if generation != self.generation:
@@ -488,11 +487,11 @@ class Shell:
             self.play(action, by_bot=True)
 
     @staticmethod
-    def _record_decision(seconds):
+    def _record_decision(ms):
         """For e2e/bench_pages.py: the decision's time, if the page was asked to keep them."""
         times = getattr(window, "pygamesBotTimes", None)
         if times is not None and hasattr(times, "push"):
-            times.push(seconds * 1000)
+            times.push(ms)
 
     async def _bot(self, seat):
         """The computer player of a seat; tables (if it needs any) are fetched on first use."""
@@ -689,9 +688,10 @@ class Shell:
         """Another tab saved (or abandoned) this game: follow it, so no action is lost."""
         if event.key != self.store_key or not self.match:
             return
-        if event.newValue == self.last_saved:
+        new = event.newValue if isinstance(event.newValue, str) else None  # JS null: removed
+        if new == self.last_saved:
             return
-        self._follow(event.newValue)
+        self._follow(new)
 
     def _follow(self, text):
         self.last_saved = text

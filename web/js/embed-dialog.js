@@ -41,7 +41,10 @@ export function snippets(game = currentRuleset()) {
     loader: `<div data-pygames="${GAME_PAGE}" data-game="${attr(game)}"></div>`
       + `<script src="${attr(loader)}" defer></script>`,
     iframe: `<iframe src="${attr(page.href)}" title="${attr(GAME_TITLE)}, jeu de dés (pygames)" width="100%" `
-      + `height="${IFRAME_HEIGHT}" style="border:0;max-width:100%" loading="lazy"></iframe>`,
+      + `height="${IFRAME_HEIGHT}" style="border:0;max-width:100%" loading="lazy" `
+      // As embed.js's frame: a script inside cannot navigate the host page.
+      + `sandbox="allow-scripts allow-same-origin allow-forms allow-modals allow-popups `
+      + `allow-popups-to-escape-sandbox"></iframe>`,
   };
 }
 

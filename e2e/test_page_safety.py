@@ -187,3 +187,20 @@ def test_a_full_game_under_the_csp_with_hostile_names(page, site_url, family, re
     # A right-to-left name does not turn the score around in the ranking.
     for item in page.locator("#ranking li").all():
         assert "stniop" not in item.inner_text()
+
+
+# --- the expert's tables, fetched in the background for offline use ----------------------
+
+TABLE_PAGES = [f for f in PAGES if any(
+    g.tables_name(g.resolve_options()) and (FAMILIES[f].advisor or "expert" in g.seats)
+    for g in FAMILIES[f].games[:1])]
+
+
+@pytest.mark.parametrize("family", TABLE_PAGES)
+def test_the_tables_are_fetched_once_a_game_is_set_up(page, site_url, family, request_log):
+    open_page(page, f"{site_url}{family}.html?pace=0&seed=tables&fresh=1")
+    game = FAMILIES[family].games[0]
+    name = game.tables_name(game.resolve_options())
+    with page.expect_response(lambda r: r.url.endswith(f"tables/{name}.bin"), timeout=60_000) as got:
+        start_game(page)
+    assert got.value.ok

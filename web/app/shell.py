@@ -125,6 +125,17 @@ class Shell:
         self.view.adopt(match)
         self._update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id  # read by js/embed-dialog.js
+        if match.game.tables_name(match.options) and (
+                self.family.advisor or "expert" in match.game.seats):
+            asyncio.ensure_future(self._prefetch_tables())
+
+    async def _prefetch_tables(self):
+        """Fetch this game's tables in the background as soon as it is set up, so that the
+        expert and the advisor work offline later (the service worker keeps what is fetched)."""
+        try:
+            await self.load_tables(quiet=True)
+        except Exception:
+            pass  # the expert or the advisor says so when it is asked
 
     def _bind(self):
         on(by_id("table"), "click", self._on_table_click)
@@ -509,12 +520,13 @@ class Shell:
             self.bot_players[seat] = bot_for(self.match.game, level, tables)
         return self.bot_players[seat]
 
-    async def load_tables(self):
+    async def load_tables(self, quiet=False):
         """The solved tables of this game's rules and options, fetched once."""
         game, options = self.match.game, self.match.options
         name = game.tables_name(options)
         if name not in self.tables:
-            self.hint("Chargement des tables de l'expert…")
+            if not quiet:
+                self.hint("Chargement des tables de l'expert…")
             try:
                 response = await fetch(f"tables/{name}.bin")
                 ok = response.ok

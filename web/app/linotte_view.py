@@ -464,7 +464,8 @@ class View:
             else:
                 chip.appendChild(el("span", " · relancez", "state"))
             caption.appendChild(chip)
-        if state.dice and not state.rerolling and not state.is_terminal():
+        if state.dice and not state.rerolling and not state.is_terminal() and not state.target:
+            # (after an appel only the named majeure counts: its chip says whether it is there)
             kinds = state.combinations()
             if kinds:
                 for kind in kinds:

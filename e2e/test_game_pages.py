@@ -94,6 +94,7 @@ def test_setup_play_and_resume(page, site_url, family, request_log):
     page.click("#start")
     page.wait_for_function("!document.getElementById('table').hidden")
     assert click_actions(page, family, 6, random.Random(family)) >= 3
+    human_can_act(page)  # the computer's moves (several actions at pace 0) are over
     blob = saved(page, family)
     match = load_match(blob["record"])  # the page's record replays in CPython
     assert match.game.family == family

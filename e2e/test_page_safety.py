@@ -179,7 +179,8 @@ def test_a_full_game_under_the_csp_with_hostile_names(page, site_url, family, re
     assert page.evaluate("document.querySelectorAll('#main img').length") == page.evaluate(
         "document.querySelectorAll('#main img:not([src=x])').length")
     # Every name the shell shows is isolated.
-    isolated = page.evaluate("""() => [...document.querySelectorAll('#end-title bdi, #ranking .name')]
+    isolated = page.evaluate("""() => [...document.querySelectorAll(
+            '#end-title bdi, #ranking .name, #table .name, #table .who, #table .whose')]
         .map((n) => [n.textContent, getComputedStyle(n).unicodeBidi])""")
     names = {p["name"] for p in players}
     assert {t for t, _ in isolated} & names

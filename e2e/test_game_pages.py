@@ -59,7 +59,8 @@ def human_can_act(page) -> bool:
     """Wait until a human may click something, or the game is over (False)."""
     page.wait_for_function(
         f"""() => !document.getElementById('end').hidden
-               || !!document.querySelector({json.dumps(ENABLED)})""", timeout=30_000)
+               || [...document.querySelectorAll({json.dumps(ENABLED)})].some((e) => e.checkVisibility())""",
+        timeout=60_000)
     return page.locator("#end").is_hidden()
 
 
@@ -72,7 +73,7 @@ def click_actions(page, family: str, count: int, rng: random.Random, key: str | 
         if not human_can_act(page):
             break
         before = len(saved(page, family, key)["record"]["actions"])
-        controls = page.locator(ENABLED)
+        controls = page.locator(ENABLED).filter(visible=True)
         target = controls.nth(rng.randrange(controls.count()))
         notation = target.get_attribute("data-action")
         target.click()

@@ -519,7 +519,10 @@ class View:
         name.className = "throw-name"
         if last is not None:
             if old:
-                name.appendChild(el("span", f"{self.names[last.thrower]} : ", "whose"))
+                whose = el("span", None, "whose")
+                whose.appendChild(el("span", self.names[last.thrower], "name"))
+                whose.appendChild(el("span", " : "))
+                name.appendChild(whose)
             name.appendChild(el("span", last.text(), "what"))
             name.classList.add("kind-" + last.kind)
             if last.gift:

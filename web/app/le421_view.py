@@ -462,8 +462,11 @@ class View:
         by_id("dice").classList.toggle("previous", owner is not None)
         caption = by_id("dice-caption")
         if owner is not None:
-            caption.textContent = (f"{self.names[owner]} : {hand_label(tuple(sorted(dice, reverse=True)))}"
-                                   + (f" en {shown_throws} coups" if shown_throws > 1 else ""))
+            clear(caption)  # the name isolated (bidi) from the rest of the caption
+            caption.appendChild(el("span", self.names[owner], "name"))
+            caption.appendChild(el(
+                "span", f" : {hand_label(tuple(sorted(dice, reverse=True)))}"
+                + (f" en {shown_throws} coups" if shown_throws > 1 else "")))
         elif state.dice:
             caption.textContent = hand_info(state.dice, state.rules).label
         else:

@@ -506,7 +506,8 @@ class View:
         node.appendChild(el("span", "Dernier coup", "label"))
         node.appendChild(el("span", None, f"pawn p{p}", aria_hidden="true"))
         text = "passe" if events == ("passe",) else ", ".join(events)
-        node.appendChild(el("span", f"{self.names[p]} : {text}"))
+        node.appendChild(el("span", self.names[p], "name"))
+        node.appendChild(el("span", f" : {text}"))
 
     def hint_text(self):
         state = self.match.state

@@ -159,7 +159,7 @@ class View:
         self.heads = []
         for p in match.players:
             th = el("th", None, scope="col", title=p.name)
-            th.appendChild(el("span", p.name))
+            th.appendChild(el("span", p.name, "name"))
             if p.is_computer:
                 th.appendChild(el("span", " (expert)" if p.seat == "expert" else " (ordi)", "bot"))
             head.appendChild(th)

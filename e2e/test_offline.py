@@ -251,7 +251,7 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     screenshot(page, "offline-after-turn-375")
     # Home page too, and a second tab offline.
     page.goto(url)
-    assert page.locator("a.play-link").is_visible()
+    assert page.locator('.game-card[data-family="yams"] a.play-link').is_visible()
     log.assert_all_local()
     print(f"\nfirst visit: {first_visit} requests to the server; second visit: 0 (+ sw.js check)")
     context.close()
@@ -300,8 +300,8 @@ def test_other_sub_paths_install_and_work_offline(browser, site_copy, prefix):
         siteharness.stop_site(server)
         context.set_offline(True)
         page.reload()
-        assert page.locator("a.play-link").is_visible()
-        page.click("a.play-link")
+        assert page.locator('.game-card[data-family="yams"] a.play-link').is_visible()
+        page.click('.game-card[data-family="yams"] a.play-link')
         wait_ready(page)
         assert page.locator("#setup").is_visible() or page.locator("#table").is_visible()
     finally:
@@ -329,7 +329,7 @@ def test_nosw_does_not_register_and_removes_a_worker(browser, own_site):
     # Unregistered, and the page reloaded itself once to leave the worker's control.
     poll(page, "navigator.serviceWorker.getRegistrations().then(r => r.length === 0)")
     poll(page, "!navigator.serviceWorker.controller && document.readyState === 'complete'")
-    assert page.locator("a.play-link").is_visible()
+    assert page.locator('.game-card[data-family="yams"] a.play-link').is_visible()
     context.close()
 
 

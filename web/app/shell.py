@@ -58,7 +58,7 @@ class Shell:
         self.bots = {}
         self.generation = 0  # bumps on every new match so old bot loops stop
         self.bots_running = None
-        self.tables = {}  # tables name -> the loaded tables
+        self.tables = {}  # tables name -> the task that loads them (awaited by every user)
         self.bot_players = {}
         self.setup_rows = []
         self.embed = None  # the embed page's EmbedConfig (see _embed_start)
@@ -521,22 +521,31 @@ class Shell:
         return self.bot_players[seat]
 
     async def load_tables(self, quiet=False):
-        """The solved tables of this game's rules and options, fetched once."""
+        """The solved tables of this game's rules and options, fetched once: callers at the
+        same time (the background prefetch, the expert, the advisor) share one fetch."""
         game, options = self.match.game, self.match.options
         name = game.tables_name(options)
         if name not in self.tables:
             if not quiet:
                 self.hint("Chargement des tables de l'expert…")
-            try:
-                response = await fetch(f"tables/{name}.bin")
-                ok = response.ok
-                data = bytes(await response.bytearray()) if ok else b""
-            except Exception:
-                ok = False
-            if not ok:
-                raise GameError("Les tables de l'expert n'ont pas pu être chargées.")
-            self.tables[name] = game.load_tables(data)
-        return self.tables[name]
+            self.tables[name] = asyncio.ensure_future(self._fetch_tables(game, name))
+        try:
+            return await self.tables[name]
+        except GameError:
+            self.tables.pop(name, None)  # the next call tries again
+            raise
+
+    @staticmethod
+    async def _fetch_tables(game, name):
+        try:
+            response = await fetch(f"tables/{name}.bin")
+            ok = response.ok
+            data = bytes(await response.bytearray()) if ok else b""
+        except Exception:
+            ok = False
+        if not ok:
+            raise GameError("Les tables de l'expert n'ont pas pu être chargées.")
+        return game.load_tables(data)
 
     # --- the advisor and the analysis (their contents come from the view) --------------
 

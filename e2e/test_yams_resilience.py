@@ -96,8 +96,8 @@ GARBAGE = "{not json"
 PYTHON_TEXT = r"Traceback|Error|Expecting|line \d+ column|char \d+"
 BAD_SAVES = [
     (GARBAGE, "n'a pas pu être reprise"),
-    ("[1, 2, 3]", "Sauvegarde illisible"),
-    (json.dumps({"record": None}), "un objet JSON est attendu"),
+    ("[1, 2, 3]", "un objet est attendu"),
+    (json.dumps({"record": None}), "partie absente"),
     (json.dumps({"record": {"format": "pygames/1", "game": "yams",
                             "players": [{"name": "X", "seat": "wizard"}], "actions": []}}),
      "Partie enregistrée invalide"),

@@ -76,6 +76,20 @@ class Action:
         return self.notation()
 
 
+class Word(Action):
+    """An action written as one word (`stop`, `pass`, `seal`): a subclass, a frozen
+    dataclass with no field, names it as its only verb."""
+
+    def notation(self) -> str:
+        return self.verbs[0]
+
+    @classmethod
+    def parse(cls, words, game):
+        if len(words) != 1:
+            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+        return cls()
+
+
 def is_face(value: Any) -> bool:
     return type(value) is int and 1 <= value <= 6
 

@@ -55,6 +55,7 @@ from itertools import product
 from typing import Any, ClassVar, Mapping, Sequence
 
 from .core import (
+    Word,
     CHANCE,
     TERMINAL,
     Action,
@@ -127,19 +128,10 @@ def classify(faces: Sequence[int]) -> Reading:
 
 
 @dataclass(frozen=True)
-class Seal(Action):
+class Seal(Word):
     """Pass the dice, sealing the floating points ("passer la main")."""
 
     verbs: ClassVar[tuple[str, ...]] = ("seal",)
-
-    def notation(self) -> str:
-        return "seal"
-
-    @classmethod
-    def parse(cls, words, game):
-        if len(words) != 1:
-            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
-        return cls()
 
 
 ROLL = Roll()

@@ -53,6 +53,7 @@ from operator import itemgetter, mul
 from typing import Any, ClassVar, Mapping, Sequence
 
 from .core import (
+    Word,
     CHANCE,
     TERMINAL,
     Action,
@@ -198,19 +199,10 @@ def hand_info(dice: Sequence[int], rules: Rules) -> HandInfo:
 
 
 @dataclass(frozen=True)
-class Stop(Action):
+class Stop(Word):
     """Stop on the dice shown (décharge: before the last allowed throw)."""
 
     verbs: ClassVar[tuple[str, ...]] = ("stop",)
-
-    def notation(self) -> str:
-        return "stop"
-
-    @classmethod
-    def parse(cls, words, game):
-        if len(words) != 1:
-            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
-        return cls()
 
 
 # --- the state -----------------------------------------------------------------------

@@ -29,6 +29,7 @@ from itertools import product
 from typing import Any, ClassVar, Mapping, Sequence
 
 from .core import (
+    Word,
     CHANCE,
     TERMINAL,
     Action,
@@ -207,19 +208,10 @@ class Announce(Action):
 
 
 @dataclass(frozen=True)
-class Pass(Action):
+class Pass(Word):
     """End the turn without placing a pawn."""
 
     verbs: ClassVar[tuple[str, ...]] = ("pass",)
-
-    def notation(self) -> str:
-        return "pass"
-
-    @classmethod
-    def parse(cls, words, game):
-        if len(words) != 1:
-            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
-        return cls()
 
 
 @lru_cache(maxsize=512)

@@ -28,7 +28,7 @@ serve: build
 
 # The test tools come from pyproject.toml's "test" extra: installed on first use.
 test-deps:
-	@$(PYTHON) -c "import pytest, playwright, pytest_playwright, check_jsonschema" 2>/dev/null \
+	@$(PYTHON) -c "import pytest, playwright, pytest_playwright, check_jsonschema, hypothesis" 2>/dev/null \
 		|| $(PYTHON) -m pip install --quiet -e '.[test]'
 
 test: build test-deps

@@ -33,8 +33,9 @@ WEB = ROOT / "web"
 DIST = Path(os.environ.get("PYGAMES_DIST") or ROOT / "dist").resolve()
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
-if str(WEB) not in sys.path:
-    sys.path.insert(0, str(WEB))
+for _path in (WEB, ROOT):  # web/build.py and serve.py; the pygames package (bench scripts)
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 import build  # noqa: E402  (web/build.py)
 import serve  # noqa: E402  (web/serve.py)

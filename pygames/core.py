@@ -10,7 +10,9 @@ any roll can be forced in a test.  Randomness lives outside the rules, in
 chance actions.
 
 A `Match` is that driver's bookkeeping: players, options, the current state and the
-history of actions, with a versioned JSON form (`to_record` / `Match.from_record`).
+history of actions, with a versioned JSON form (`to_record` / `Match.from_record`).  It
+can take back the last decision while no dice have landed since (`can_undo` / `undo`),
+unless the match is played *sans annulation* (`undo=False`, kept in the record).
 """
 
 from __future__ import annotations
@@ -396,6 +398,9 @@ class Game:
     actions: ClassVar[tuple[type[Action], ...]] = ()  # the action types, parsed by verb
     # seat -> French label; "human" first. Computer seats are played by `bot(seat)`.
     seats: ClassVar[Mapping[str, str]] = {"human": "Humain"}
+    # A fresh setup's players, (name, seat) each: read by the page's setup, which the build
+    # writes as plain HTML (web/build.py) and the view's `default_players` returns.
+    default_players: ClassVar[tuple[tuple[str, str], ...]] = (("Joueur 1", "human"),)
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         given = dict(given or {})
@@ -549,8 +554,11 @@ class Match:
         options: Mapping[str, Any] | None = None,
         sampler: DiceSampler | None = None,
         start: Any = None,
+        undo: bool = True,
     ):
         game.check_players(players)
+        if not isinstance(undo, bool):
+            raise GameError("Réglage d'annulation illisible : oui ou non attendu.")
         self.game = game
         self.players = tuple(players)
         self.options = game.resolve_options(options)
@@ -558,6 +566,10 @@ class Match:
         self.state = game.new_state(self.players, self.options, self.start)
         self.history: list[Action] = []
         self.sampler = sampler or DiceSampler()
+        # A match-level setting of every game, not a rule: False is "sans annulation".
+        self.undo_allowed = undo
+        # The states before each decision taken since the last throw (see `undo`).
+        self._undoable: list[State] = []
 
     @property
     def names(self) -> list[str]:
@@ -569,9 +581,35 @@ class Match:
     def apply(self, action: Action | str) -> State:
         if isinstance(action, str):
             action = self.game.parse_action(action)
-        self.state = self.state.apply(action)  # State.apply checks legality
+        before = self.state
+        self.state = before.apply(action)  # State.apply checks legality
         self.history.append(action)
+        if before.is_chance():
+            self._undoable.clear()  # dice that have landed are never taken back
+        else:
+            self._undoable.append(before)
         return self.state
+
+    # --- undo ("Annuler"): a decision can be taken back until dice land -----------------
+
+    def can_undo(self) -> bool:
+        """True if the last action is a player's decision that can be taken back: undo is
+        allowed in this match, the game is not over, and no dice have landed since that
+        decision (undo never gives a new throw).  Taking it back puts its player back to
+        decide, exactly as before it."""
+        return self.undo_allowed and bool(self._undoable) and not self.state.is_terminal()
+
+    def undo_player(self) -> int | None:
+        """The player whose decision `undo` would take back (None if there is none)."""
+        return self._undoable[-1].current_player() if self.can_undo() else None
+
+    def undo(self) -> Action:
+        """Take back the last decision (see `can_undo`): the state, the history and the
+        record are exactly what they were before it.  Returns the action taken back."""
+        if not self.can_undo():
+            raise IllegalAction("Il n'y a pas de décision à reprendre.")
+        self.state = self._undoable.pop()
+        return self.history.pop()
 
     def throw(self) -> State:
         """Let the dice fall (at a chance node)."""
@@ -594,6 +632,8 @@ class Match:
         }
         if self.start is not None:
             record["start"] = self.start  # optional: records without it start afresh
+        if not self.undo_allowed:
+            record["undo"] = False  # optional: records without it allow undo
         return record
 
     @classmethod
@@ -630,9 +670,12 @@ class Match:
             raise BadRecord("Options illisibles.")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise BadRecord("Liste des coups illisible.")
+        undo = record.get("undo", True)
+        if not isinstance(undo, bool):
+            raise BadRecord("Réglage d'annulation illisible.")
         try:
             players = [Player(p.get("name"), p.get("seat", "human")) for p in players_json]
-            match = cls(game, players, options, sampler, record.get("start"))
+            match = cls(game, players, options, sampler, record.get("start"), undo)
         except GameError as err:
             raise BadRecord(f"Partie enregistrée invalide : {err}") from None
         for i, text in enumerate(actions):

@@ -18,8 +18,9 @@ import prefs  # noqa: E402
 
 
 def test_nothing_stored_gives_the_defaults():
-    assert prefs.parse(None) == {"sound": False}
-    assert prefs.parse("") == {"sound": False}
+    assert prefs.parse(None) == prefs.defaults()
+    assert prefs.parse("") == prefs.defaults()
+    assert prefs.defaults()["sound"] is False
 
 
 @pytest.mark.parametrize("text", ["{not json", "[true]", '"sound"', "null", "7",
@@ -35,8 +36,8 @@ def test_a_bad_sound_value_keeps_the_default(value):
 
 def test_sound_round_trips():
     text = prefs.dump(prefs.with_pref(prefs.parse(None), "sound", True))
-    assert prefs.parse(text) == {"sound": True}
-    assert prefs.parse(prefs.dump(prefs.with_pref(prefs.parse(text), "sound", False))) == {"sound": False}
+    assert prefs.parse(text) == {**prefs.defaults(), "sound": True}
+    assert prefs.parse(prefs.dump(prefs.with_pref(prefs.parse(text), "sound", False))) == prefs.defaults()
 
 
 def test_settings_of_another_page_are_kept():
@@ -44,7 +45,7 @@ def test_settings_of_another_page_are_kept():
     changing the sound keeps it."""
     stored = json.dumps({"speed": "fast", "confirmZero": False, "sound": False})
     after = prefs.parse(prefs.dump(prefs.with_pref(prefs.parse(stored), "sound", True)))
-    assert after == {"speed": "fast", "confirmZero": False, "sound": True}
+    assert after == {**prefs.defaults(), "speed": "fast", "confirmZero": False, "sound": True}
 
 
 @pytest.mark.parametrize("entry", [{"x" * 41: 1}, {"k": "v" * 41}, {"k": [1]}, {"k": {"a": 1}},

@@ -27,7 +27,21 @@ MAX_NAME = 40  # characters of a key, and of a kept string value
 #: Each known preference: its allowed values, the default first.
 ALLOWED: dict[str, tuple] = {
     "sound": (False, True),  # the "moment of joy" chime: off unless the player turns it on
+    "pace": ("normal", "lent", "rapide", "instant"),  # the computer's speed (see PACE_MS)
+    "confirm_zero": (True, False),  # ask before a 0 is written while a box would score
 }
+
+#: The computer's pause between its moves for each speed, in milliseconds (`?pace=MS` in
+#: the URL overrides it).  The page offers them in this order.
+PACE_MS: dict[str, int] = {"lent": 1200, "normal": 650, "rapide": 250, "instant": 0}
+PACE_LABELS: dict[str, str] = {"lent": "Lente", "normal": "Normale", "rapide": "Rapide",
+                               "instant": "Instantanée"}
+
+
+def pace_seconds(prefs: dict) -> float:
+    """The computer's pause in seconds for the stored speed (a bad value: normal)."""
+    speed = prefs.get("pace") if isinstance(prefs, dict) else None
+    return PACE_MS.get(speed if isinstance(speed, str) else "normal", PACE_MS["normal"]) / 1000
 
 
 def defaults() -> dict:

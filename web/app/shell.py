@@ -6,11 +6,19 @@ family's ``view``, e.g. ``yams_view``), which draws the state and turns clicks a
 into action notations.  The shell owns the rest, the same for every game:
 
 * the URL parameters (``seed``, ``pace``, ``game``, ``fresh``) and the embed form;
-* the setup screen, built from the family's rulesets, their options, seats and number of
-  players (plus whatever the view adds, e.g. a starting position);
+* the setup screen: plain HTML written by the build (web/build.py) from the family's
+  rulesets, their options, seats and number of players, kept working by js/setup-early.js
+  before and after Python starts; the shell adopts it (a "Commencer" clicked early starts
+  the game as soon as Python is ready) and adds whatever the view adds (e.g. a starting
+  position);
 * saving after every action and resuming, with a French notice for a save it cannot read;
+  and keeping the table as drawn, which js/view-early.js shows at once on the next visit;
 * the computer's loop, with its pace and a generation counter so that a loop left over
   from an earlier game never plays in a new one;
+* the table's tools (table_tools.py): Annuler (a person takes back their last decision;
+  the generation counter drops a computer's move chosen meanwhile), the computer's speed
+  (remembered; ``?pace=`` overrides it), and the confirmation the view may ask for before
+  an action (``view.confirm_text(state, action)``, e.g. a 0 while a box would score);
 * the Règles dialog following the chosen ruleset and options;
 * the end screen, from the game's `Outcome`;
 * announcements for screen readers (one aria-live region);
@@ -32,6 +40,11 @@ from guard import (
     short,
 )
 from pyscript import document, fetch, window
+from table_tools import TableTools
+from flow import Flow
+import replay_view
+from stats import STATS_KEY
+from stats_view import StatsView
 
 from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, Player, load_match
 from pygames.bots import bot_for
@@ -60,24 +73,35 @@ class Shell:
         self.bots_running = None
         self.tables = {}  # tables name -> the task that loads them (awaited by every user)
         self.bot_players = {}
-        self.setup_rows = []
         self.embed = None  # the embed page's EmbedConfig (see _embed_start)
         self.store_key = f"pygames:{family_id}:match"
         self.setup_key = f"pygames:{family_id}:setup"
+        self.view_key = f"pygames:{family_id}:view"  # the table as last drawn (js/view-early.js)
         self.setup_notice = None  # a notice from reading the setup preferences
         self.last_saved = None  # the text this tab last saved (see _on_storage)
+        self.replay = None  # a shared replay being shown (replay_view.py): read-only, never saved
         self.view = import_module(self.family.view).View(self)
+        self.tools = TableTools(self)  # Annuler, the computer's speed, confirm a 0
+        self.flow = Flow(self)  # keys, focus after a turn, the computer's status, joy (flow.py)
+        self.stats = StatsView(self)  # the Statistiques dialog; records each finished game
 
     # --- start-up ---------------------------------------------------------------------
 
     def start(self):
         self._bind()
         self.view.bind()
+        self.stats.bind()
+        self.tools.bind()
+        self.flow.bind()
         if document.body.hasAttribute("data-embed") and not self._embed_start():
+            return
+        if replay_view.start(self):  # a replay link (#replay=…): shown read-only, nothing saved
             return
         on(window, "storage", self._on_storage)
         saved = storage.get(self.store_key)
-        if saved is not None and "fresh" not in query_params():
+        fresh = "fresh" in query_params()
+        self.flow.drop_fresh()  # used once: a reload resumes the game begun since
+        if saved is not None and not fresh:
             try:
                 self._resume(check_saved_match(read_json(saved)))
                 return
@@ -123,6 +147,7 @@ class Shell:
         self.bots = {i: p.seat for i, p in enumerate(match.players) if p.is_computer}
         self.bot_players = {}
         self.view.adopt(match)
+        self.tools.adopt(match)
         self._update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id  # read by js/embed-dialog.js
         if match.game.tables_name(match.options) and (
@@ -141,7 +166,7 @@ class Shell:
         on(by_id("table"), "click", self._on_table_click)
         on(document, "keydown", self._on_key)
         on(by_id("setup-form"), "submit", self._on_setup_submit)
-        on(by_id("add-player"), "click", lambda e: self._add_player_row())
+        on(by_id("setup-form"), "change", lambda e: self._update_rules_panel(*self._setup_choice()))
         on(by_id("again"), "click", lambda e: self._again())
         on(by_id("to-setup"), "click", lambda e: self.show_setup())
         on(by_id("quit"), "click", self._on_quit)
@@ -160,9 +185,13 @@ class Shell:
     # --- screens ----------------------------------------------------------------------
 
     def _screen(self, name):
+        if by_id(name).hidden:  # a new screen opens at the top, the site header in view
+            window.scrollTo(0, 0)
         for section in ("loading", "setup", "table", "end", "error"):
             show(by_id(section), section == name)
         show(by_id("quit"), name == "table")
+        if by_id("share-open"):
+            show(by_id("share-open"), name == "table" and self.replay is None)
         if name == "setup":
             show(by_id("save-trouble"), False)
         by_id("table").classList.remove("finished")
@@ -179,10 +208,24 @@ class Shell:
         note.textContent = short(notice or "", 600)
         show(note, bool(notice))
         self._screen("setup")
+        form = by_id("setup-form")
+        if form.hasAttribute("data-pending"):  # "Commencer" clicked before Python was ready
+            form.removeAttribute("data-pending")
+            self._on_setup_submit(None)
 
     def show_table(self):
         self._screen("table")
         self.view.render()
+        self.flow.mark_turn()
+        self.tools.refresh()
+        self._store_view()
+
+    def _store_view(self):
+        """Keep the table as drawn (after the dice land), for the next visit to show at once
+        while Python starts (js/view-early.js: a bounded tree of tags and text, no HTML)."""
+        early = getattr(window, "pygamesEarly", None)
+        if early:
+            early.storeView()
 
     def show_end(self):
         match = self.match
@@ -226,8 +269,11 @@ class Shell:
         table.parentNode.insertBefore(end, table)
         table.classList.add("finished")
         show(table, True)
+        self._store_view()
         self.announce(title.textContent + ". " + (reason.textContent if reason else ""))
         by_id("again").focus()
+        end.scrollIntoView(True)  # the end screen opens on its title and ranking
+        self.stats.record(match)  # once per game (keyed by its record); never raises
 
     # --- setup ------------------------------------------------------------------------
 
@@ -245,39 +291,28 @@ class Shell:
             return {}
 
     def _build_setup(self):
-        saved = self._saved_setup()
-        first = next(iter(self.games))
-        chosen = self.preferred if self.preferred in self.games else saved.get("game", first)
-        box = by_id("ruleset-choices")
-        clear(box)
-        for game in self.games.values():
-            label = el("label", None, "choice")
-            radio = el("input", None, type="radio", name="ruleset", value=game.id)
-            radio.checked = game.id == chosen
-            on(radio, "change", lambda e: self._on_ruleset_change())
-            text = el("span")
-            text.appendChild(el("strong", game.title))
-            if game.summary:
-                text.appendChild(el("small", game.summary))
-            label.appendChild(radio)
-            label.appendChild(text)
-            box.appendChild(label)
-        show(box.parentNode, len(self.games) > 1)
-        self._build_options(saved.get("options", {}) if saved.get("game") == chosen else {})
-        rows = by_id("player-rows")
-        clear(rows)
-        self.setup_rows = []
-        game = self._chosen_game()
-        players = saved.get("players") or self.view.default_players(game)
-        for p in players[: game.max_players]:
-            seat = p.get("seat", "human")
-            self._add_player_row(str(p.get("name", ""))[:40], seat if seat in game.seats else "human")
-        while len(self.setup_rows) < game.min_players:
-            self._add_player_row(seat="simple" if "simple" in game.seats else "human")
+        """The setup form is plain HTML written by the build (web/build.py) and kept working
+        by js/setup-early.js before and after Python starts (rulesets and their options,
+        seats, player rows). The first time, if the player saw it before Python was ready,
+        the shell adopts it as it is (they may have been choosing); otherwise the script
+        resets it to the stored choices. A choice made early and submitted ("Démarrage…")
+        starts the game now (see show_setup)."""
+        self._saved_setup()  # a bad stored value is set aside here, with a notice
+        form = by_id("setup-form")
+        seen_early = document.body.getAttribute("data-early") == "setup"
+        if form.getAttribute("data-owner") == "python" or not seen_early:
+            early = getattr(window, "pygamesSetup", None)
+            if early:
+                early.reset()
+        form.setAttribute("data-owner", "python")
+        start = by_id("start")
+        start.textContent = "Commencer la partie"
+        start.removeAttribute("aria-busy")
         show(by_id("setup-error"), False)
-        self.view.build_setup_extra(by_id("setup-extra"), game)
+        self.view.build_setup_extra(by_id("setup-extra"), self._chosen_game())
         if self.embed:
             self._embed_setup()
+        self._update_rules_panel(*self._setup_choice())
 
     def _chosen_game(self):
         for radio in document.querySelectorAll("input[name=ruleset]"):
@@ -285,36 +320,15 @@ class Shell:
                 return self.games[radio.value]
         return next(iter(self.games.values()))
 
-    def _on_ruleset_change(self):
-        self._build_options({})
-        self._refresh_player_rows()
-
-    def _build_options(self, values):
-        game = self._chosen_game()
-        box = by_id("option-choices")
-        clear(box)
-        for opt in game.options:
-            label = el("label")
-            value = values.get(opt.id, opt.default)
-            if opt.choices:
-                select = el("select", None, name=f"opt-{opt.id}", data_option=opt.id)
-                for choice in opt.choices:
-                    option = el("option", str(choice), value=str(choice))
-                    option.selected = value == choice
-                    select.appendChild(option)
-                on(select, "change", lambda e: self._update_rules_panel(*self._setup_choice()))
-                label.appendChild(el("span", opt.label))
-                label.appendChild(select)
-            else:
-                check = el("input", None, type="checkbox", data_option=opt.id)
-                check.checked = value is True
-                on(check, "change", lambda e: self._update_rules_panel(*self._setup_choice()))
-                label.appendChild(check)
-                label.appendChild(el("span", opt.label))
-            box.appendChild(label)
-        if not game.options:
-            box.appendChild(el("p", "Aucune option pour cette règle.", "empty"))
-        self._update_rules_panel(*self._setup_choice())
+    def _set_options(self, values):
+        """Option values put into the setup form (the embedder's)."""
+        for node in by_id("option-choices").querySelectorAll("[data-option]"):
+            if node.dataset.option in values:
+                value = values[node.dataset.option]
+                if node.type == "checkbox":
+                    node.checked = value is True
+                else:
+                    node.value = str(value)
 
     def _setup_choice(self):
         """The ruleset and options chosen on the setup screen."""
@@ -325,53 +339,15 @@ class Shell:
             options[opt.id] = node.checked if not opt.choices else opt.parse(node.value)
         return game, options
 
-    def _add_player_row(self, name=None, seat="human"):
-        game = self._chosen_game()
-        if len(self.setup_rows) >= game.max_players:
-            return
-        n = len(self.setup_rows) + 1
-        row = el("li")
-        name_input = el(
-            "input", None, type="text", maxlength=40, autocomplete="off",
-            aria_label=f"Nom du joueur {n}",
-        )
-        name_input.value = name if name is not None else f"Joueur {n}"
-        seat_select = el("select", None, aria_label=f"Joueur {n} : humain ou ordinateur")
-        remove = el("button", "Retirer", "ghost small remove", type="button")
-        row.appendChild(name_input)
-        row.appendChild(seat_select)
-        row.appendChild(remove)
-        entry = (row, name_input, seat_select)
-        self.setup_rows.append(entry)
-        self._fill_seats(seat_select, seat)
-        on(remove, "click", lambda e: self._remove_player_row(entry))
-        by_id("player-rows").appendChild(row)
-        self._refresh_player_rows()
-
-    def _fill_seats(self, select, seat):
-        clear(select)
-        seats = self._chosen_game().seats
-        for value, text in seats.items():
-            option = el("option", text, value=value)
-            option.selected = value == (seat if seat in seats else "human")
-            select.appendChild(option)
-
-    def _remove_player_row(self, entry):
-        if len(self.setup_rows) > self._chosen_game().min_players:
-            self.setup_rows.remove(entry)
-            entry[0].remove()
-            self._refresh_player_rows()
-
-    def _refresh_player_rows(self):
-        game = self._chosen_game()
-        for row, _, seat in self.setup_rows:
-            row.querySelector(".remove").disabled = len(self.setup_rows) <= game.min_players
-            if seat.value not in game.seats:
-                self._fill_seats(seat, "human")
-        by_id("add-player").disabled = len(self.setup_rows) >= game.max_players
+    @property
+    def setup_rows(self):
+        """(row, name input, seat select) of each player row of the setup form."""
+        return [(row, row.querySelector("input"), row.querySelector("select"))
+                for row in by_id("player-rows").querySelectorAll("li")]
 
     def _on_setup_submit(self, event):
-        event.preventDefault()
+        if event is not None:
+            event.preventDefault()
         game, options = self._setup_choice()
         try:
             players = [
@@ -379,7 +355,8 @@ class Shell:
                 for i, (_, name, seat) in enumerate(self.setup_rows)
             ]
             start = self.view.read_setup_extra(game, players)
-            match = Match(game, players, options, self._sampler(), start)
+            match = Match(game, players, options, self._sampler(), start,
+                          undo=not by_id("no-undo").checked if by_id("no-undo") else True)
         except GameError as err:
             error = by_id("setup-error")
             error.textContent = str(err)
@@ -402,13 +379,14 @@ class Shell:
 
     def _again(self):
         m = self.match
-        self._begin(Match(m.game, m.players, m.options, self._sampler(), m.start))
+        self._begin(Match(m.game, m.players, m.options, self._sampler(), m.start, undo=m.undo_allowed))
 
     def _on_quit(self, event):
         if self.match and not self.match.state.is_terminal():
             if not window.confirm("Abandonner la partie en cours ?"):
                 return
         storage.remove(self.store_key)
+        storage.remove(self.view_key)
         self.last_saved = None
         self.show_setup()
 
@@ -422,6 +400,7 @@ class Shell:
             and not state.is_chance()
             and state.current_player() not in self.bots
             and not by_id("table").hidden
+            and self.replay is None
         )
 
     def play_text(self, notation):
@@ -439,8 +418,11 @@ class Shell:
         """Apply a player's action, let any dice fall, save, redraw."""
         if self._stale():
             return
+        if not by_bot and self.tools.hold(action):
+            return  # it waits for the player's confirmation (table_tools.py)
         before = self.match.state
         actor = before.current_player()
+        ply = len(self.match.history)
         try:
             self.match.apply(action)
         except GameError as err:
@@ -450,15 +432,18 @@ class Shell:
         self.view.before_chance(before, action)
         self.match.advance_chance()
         self.save()
-        self.announce(self.view.describe(actor, action, before))
+        text = self.flow.cheer(before, action, self.view.describe(actor, action, before), by_bot)
+        self.announce(text)
         self.view.render()
+        self.flow.mark_turn()
+        self.tools.played(ply, text)
         if self.match.state.is_terminal():
             self.show_end()
+            self.flow.won()
             return
         if not by_bot:
             self.schedule_bots()
-        elif self.match.state.current_player() not in self.bots:
-            self.view.focus()
+        self.flow.after_play(actor, by_bot)
 
     def schedule_bots(self):
         state = self.match.state
@@ -618,14 +603,21 @@ class Shell:
             panel.appendChild(node)
 
     def save(self):
+        if self.replay is not None:
+            return  # a replay is never saved: the visitor's own game stays as it was
         blob = {"record": self.match.to_record(), **self.view.ui_state()}
         if self.match.state.is_terminal():
             blob["finished"] = True
         if self.embed:
             blob["embed"] = self.embed.signature
         text = json.dumps(blob)
-        if storage.set(self.store_key, text):
+        saved = storage.set(self.store_key, text)
+        if not saved and storage.get(self.view_key) is not None:
+            storage.remove(self.view_key)  # the drawing gives way to the game itself
+            saved = storage.set(self.store_key, text)
+        if saved:
             self.last_saved = text
+            self._store_view()
             show(by_id("save-trouble"), False)
         elif not document.documentElement.hasAttribute("data-no-storage"):  # the frame says so
             by_id("save-trouble-text").textContent = (
@@ -641,7 +633,7 @@ class Shell:
     def _on_free_space(self, event):
         """Remove what the site itself keeps apart from this game: kept-aside bad values,
         then (if the player agrees) the other saved games of the site; save again."""
-        mine = {self.store_key, self.setup_key}
+        mine = {self.store_key, self.setup_key, self.view_key, STATS_KEY}  # statistics stay (bounded)
         corrupt = [k for k in storage.keys() if isinstance(k, str) and k.startswith(CORRUPT_PREFIX)]
         for key in corrupt:
             storage.remove(key)
@@ -753,6 +745,7 @@ class Shell:
             return False
         self.store_key = self.embed.store_key(self.store_key)
         self.setup_key = self.embed.store_key(self.setup_key)
+        self.view_key = self.embed.store_key(self.view_key)
         if self.embed.game:
             self.preferred = self.embed.game.id
         if self.embed.players:
@@ -771,7 +764,7 @@ class Shell:
         embed = self.embed
         show(by_id("ruleset-choices").parentNode, embed.game is None and len(self.games) > 1)
         if embed.options is not None:
-            self._build_options(embed.options)
+            self._set_options(embed.options)
         show(by_id("option-choices").parentNode, embed.options is None)
         if embed.game:
             by_id("setup-title").textContent = embed.game.title
@@ -789,10 +782,15 @@ class Shell:
             self.play_text(target.dataset.action)
 
     def _on_key(self, event):
+        if self.tools.on_key(event):  # U, Ctrl+Z: Annuler
+            return
         if event.ctrlKey or event.metaKey or event.altKey or document.querySelector("dialog[open]"):
             return
-        if event.target.tagName in ("INPUT", "SELECT", "TEXTAREA") or by_id("table").hidden:
+        if self.replay is not None:  # a replay's own keys (replay_view.py); the game's play nothing
+            self.replay.on_key(event)
             return
+        if by_id("table").hidden or not self.flow.key_is_global(event):
+            return  # a form field, or Space/Enter on a control: the focused element's key
         self.view.on_key(event)
 
     # --- small services for the view --------------------------------------------------
@@ -814,6 +812,9 @@ class Shell:
 
 
 def main(family_id):
+    early = getattr(window, "pygamesEarly", None)
+    if early:
+        early.release()  # the saved game's drawing (js/view-early.js) makes way for the live one
     shell = Shell(family_id)
     try:
         shell.start()

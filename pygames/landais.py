@@ -429,6 +429,7 @@ class DeLandais(Game):
     summary = "Trois dés, des points flottants à sceller, exactement 3000 points pour gagner."
     min_players = 2
     max_players = 4
+    default_players = (("Joueur 1", "human"), ("Ordinateur", "simple"))
     max_dice = 4  # the opening throw is one die per throw; a series throws three
     options = (
         Option("target", "Points à atteindre exactement", 3000, TARGETS),

@@ -517,6 +517,7 @@ class Le421(Game):
     summary = "Trois dés, un pot de jetons : la charge puis la décharge ; le dernier à garder des jetons perd."
     min_players = 2
     max_players = 6
+    default_players = (("Joueur 1", "human"), ("Ordinateur", "simple"))
     max_dice = DICE
     options = (
         Option("value_421", "Le 421 vaut", 10, (10, 8)),

@@ -490,6 +490,7 @@ class Linotte(Game):
     summary = "Cinq dés, trois lancers : posez vos 12 pions sur les combinaisons et alignez-les."
     min_players = 2
     max_players = 2
+    default_players = (("Joueur 1", "human"), ("Ordinateur", "simple"))
     max_dice = DICE
     options = (
         Option("appel_own_cell", "Un appel réussi peut aussi prendre la case de sa combinaison", False),

@@ -243,6 +243,100 @@ def family_pages() -> dict[str, str]:
     registry (web/templates/ + the game's web/games/<id>/table.html and rules.html), and
     the home page with one card per game."""
     from html import escape
+# --- the setup screen, written as plain HTML (usable before Python starts) ------------
+
+def _attr(name: str, value) -> str:
+    from html import escape
+
+    return f' {name}="{escape(str(value), quote=True)}"'
+
+
+def _option_markup(opt, value) -> str:
+    """One option of a ruleset, as the shell reads it (``[data-option]`` in #option-choices)."""
+    from html import escape
+
+    if opt.choices:
+        items = "".join(
+            f"<option{_attr('value', c)}{' selected' if c == value else ''}>{escape(str(c))}</option>"
+            for c in opt.choices)
+        return (f"<label><span>{escape(opt.label)}</span><select{_attr('name', 'opt-' + opt.id)}"
+                f"{_attr('data-option', opt.id)}>{items}</select></label>")
+    return (f"<label><input type=\"checkbox\"{_attr('data-option', opt.id)}"
+            f"{' checked' if value is True else ''}><span>{escape(opt.label)}</span></label>")
+
+
+def options_markup(game) -> str:
+    if not game.options:
+        return '<p class="empty">Aucune option pour cette règle.</p>'
+    return "".join(_option_markup(o, o.default) for o in game.options)
+
+
+def seats_markup(game, seat: str) -> str:
+    from html import escape
+
+    seat = seat if seat in game.seats else "human"
+    return "".join(f"<option{_attr('value', v)}{' selected' if v == seat else ''}>{escape(t)}</option>"
+                   for v, t in game.seats.items())
+
+
+def player_row_markup(game, n: int, name: str, seat: str, removable: bool) -> str:
+    return (f'<li><input type="text" maxlength="40" autocomplete="off"{_attr("aria-label", f"Nom du joueur {n}")}'
+            f'{_attr("value", name)}><select{_attr("aria-label", f"Joueur {n} : humain ou ordinateur")}>'
+            f'{seats_markup(game, seat)}</select><button type="button" class="ghost small remove"'
+            f'{"" if removable else " disabled"}>Retirer</button></li>')
+
+
+def setup_fields(family) -> dict[str, str]:
+    """The setup form of a family's page as the build writes it: the rulesets, the first
+    one's options and default players (what the shell would build), plus what
+    js/setup-early.js needs to change them before Python is there: a <template> of each
+    ruleset's options, one of a player row, and the registry's facts as JSON data (not a
+    script: no hash in the page's policy)."""
+    from html import escape
+
+    games = list(family.games)
+    first = games[0]
+    radios = []
+    for game in games:
+        summary = f"<small>{escape(game.summary)}</small>" if game.summary else ""
+        radios.append(
+            f'<label class="choice"><input type="radio" name="ruleset"{_attr("value", game.id)}'
+            f'{" checked" if game is first else ""}><span><strong>{escape(game.title)}</strong>'
+            f"{summary}</span></label>")
+    players = list(first.default_players)[: first.max_players]
+    while len(players) < first.min_players:
+        players.append((f"Joueur {len(players) + 1}", "simple" if "simple" in first.seats else "human"))
+    rows = [player_row_markup(first, i + 1, name, seat, len(players) > first.min_players)
+            for i, (name, seat) in enumerate(players)]
+    data = {
+        "family": family.id,
+        "rulesets": {
+            g.id: {
+                "min": g.min_players, "max": g.max_players,
+                "seats": [[v, t] for v, t in g.seats.items()],
+                "options": [{"id": o.id, "default": o.default, "choices": list(o.choices)}
+                            for o in g.options],
+                "players": [{"name": n, "seat": s} for n, s in g.default_players],
+            } for g in games
+        },
+    }
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    templates = [f'<template{_attr("id", "options-" + g.id)}>{options_markup(g)}</template>'
+                 for g in games]
+    templates.append('<template id="player-row"><li><input type="text" maxlength="40" '
+                     'autocomplete="off"><select></select><button type="button" '
+                     'class="ghost small remove">Retirer</button></li></template>')
+    templates.append(f'<script type="application/json" id="setup-data">{text}</script>')
+    return {
+        "setup_rulesets": "".join(radios),
+        "setup_rulesets_hidden": "" if len(games) > 1 else " hidden",
+        "setup_options": options_markup(first),
+        "setup_players": "".join(rows),
+        "setup_add_disabled": "" if len(players) < first.max_players else " disabled",
+        "setup_data": "\n    ".join(templates),
+    }
+
+
 
     templates = WEB / "templates"
     game_t = (templates / "game.html").read_text(encoding="utf-8")
@@ -272,6 +366,7 @@ def family_pages() -> dict[str, str]:
         pages[f"{family.id}.html"] = full
         embed = _INCLUDE.sub(lambda m: page_part(full, m.group(2), f"{family.id}.html"),
                              fill(embed_t, values, f"embed-{family.id}.html"))
+            **setup_fields(family),
         pages[f"embed-{family.id}.html"] = embed
         cards.append(
             f'      <li class="game-card" data-family="{values["id"]}">\n'

@@ -91,7 +91,7 @@ class View:
         on(by_id("player-rows"), "change", lambda e: self._sync_paper())
 
     def default_players(self, game):
-        return [{"name": "Joueur 1", "seat": "human"}, {"name": "Ordinateur", "seat": "simple"}]
+        return [{"name": name, "seat": seat} for name, seat in game.default_players]
 
     # --- setup: a game taken up from paper ----------------------------------------------
 

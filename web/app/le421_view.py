@@ -70,7 +70,7 @@ class View:
             self.dice_nodes.append(die)
 
     def default_players(self, game):
-        return [{"name": "Joueur 1", "seat": "human"}, {"name": "Ordinateur", "seat": "simple"}]
+        return [{"name": name, "seat": seat} for name, seat in game.default_players]
 
     def build_setup_extra(self, box, game):
         """Optional: a game begun on paper (the pot, each player's tokens, who starts)."""

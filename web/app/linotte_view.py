@@ -83,7 +83,7 @@ class View:
         on(board, "focusin", self._on_board_focus)
 
     def default_players(self, game):
-        return [{"name": "Joueur 1", "seat": "human"}, {"name": "Ordinateur", "seat": "simple"}]
+        return [{"name": name, "seat": seat} for name, seat in game.default_players]
 
     def build_setup_extra(self, box, game):
         clear(box)

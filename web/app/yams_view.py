@@ -52,7 +52,7 @@ class View:
             self.dice_nodes.append(die)
 
     def default_players(self, game):
-        return [{"name": "Joueur 1", "seat": "human"}]
+        return [{"name": name, "seat": seat} for name, seat in game.default_players]
 
     def build_setup_extra(self, box, game):
         clear(box)

@@ -1,0 +1,249 @@
+"""Before Python is there (issue #12, "On a phone, the page is there at once"), on every
+game page of the registry and its embed page:
+
+* the setup is plain HTML that works at once (js/setup-early.js): rulesets, their options,
+  player rows within the range, the last choices restored; "Commencer la partie" clicked
+  before Python is ready says "Démarrage…" and the game starts when Python is, with exactly
+  the players and options chosen;
+* a saved game is drawn at once as it was last drawn (js/view-early.js), inert, with a
+  "Réveil du jeu…" sign, then becomes live;
+* a damaged or hostile stored drawing is ignored (the loading screen shows, the game still
+  starts), and names in it stay text.
+
+Python is held back by keeping the request for the game's archive (pygames-<hash>.tar.gz)
+pending until the test lets it go (`Hold`); the service worker is blocked so that every
+request reaches the route.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import build
+from pygames import FAMILIES
+
+BOOT_TIMEOUT_MS = 90_000
+FAMILY_IDS = [f.id for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
+PAGES = [(f, embed) for f in FAMILY_IDS for embed in (False, True)]
+HOSTILE = '<img src=x onerror=window.__pwned=1>Zoé'  # 38 characters: within a name's 40
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "service_workers": "block",
+            "viewport": {"width": 360, "height": 740}}
+
+
+class Hold:
+    """Keeps the game's archive from arriving (so Python cannot start) until `release`."""
+
+    def __init__(self, page):
+        self.page, self.held, self.holding = page, [], True
+        page.route("**/pygames-*.tar.gz", self._on_route)
+
+    def _on_route(self, route):
+        if self.holding:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def release(self):
+        self.holding = False
+        for route in self.held:
+            try:
+                route.continue_()
+            except Exception:  # the page that asked for it has gone since
+                pass
+        self.held.clear()
+
+
+def url(site_url: str, family: str, embed: bool, extra: str = "") -> str:
+    name = f"embed-{family}.html" if embed else f"{family}.html"
+    return f"{site_url}{name}?seed=early&pace=0{extra}"
+
+
+def keys(family: str, embed: bool) -> dict:
+    tail = ":embed" if embed else ""
+    return {k: f"pygames:{family}:{k}{tail}" for k in ("match", "setup", "view")}
+
+
+def wait_ready(page) -> None:
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=BOOT_TIMEOUT_MS)
+
+
+def stored(page, key: str):
+    text = page.evaluate("k => localStorage.getItem(k)", key)
+    return json.loads(text) if text else None
+
+
+def settle(page, k: dict) -> None:
+    """Wait until the computer has played and the table's drawing is stored."""
+    page.wait_for_function(
+        """k => !document.getElementById('end').hidden || [...document.querySelectorAll(
+               '#table [data-action]:not([disabled])')].some((e) => e.checkVisibility())""", arg=k)
+    page.wait_for_function("k => localStorage.getItem(k) && !pygamesEarly.busy()", arg=k["view"])
+
+
+def edit_setup(page, family: str) -> dict:
+    """Change everything the setup offers (before Python): the last ruleset, every option
+    away from its default, the players (a hostile name, a computer seat, one more player if
+    the range allows). Returns what the record must then hold."""
+    games = FAMILIES[family].games
+    game = games[-1]
+    if len(games) > 1:
+        page.check(f'input[name=ruleset][value="{game.id}"]')
+        # The options shown are that ruleset's.
+        shown = page.eval_on_selector_all("#option-choices [data-option]", "ns => ns.map(n => n.dataset.option)")
+        assert shown == [o.id for o in game.options]
+    options = {}
+    for opt in game.options:
+        node = f'#option-choices [data-option="{opt.id}"]'
+        if opt.choices:
+            value = next(c for c in opt.choices if c != opt.default)
+            page.select_option(node, str(value))
+        else:
+            value = not opt.default
+            page.set_checked(node, value)
+        options[opt.id] = value
+    rows = page.locator("#player-rows li")
+    if rows.count() < game.max_players:
+        page.click("#add-player")
+    assert rows.count() <= game.max_players
+    count = rows.count()
+    computer = next(s for s in game.seats if s != "human")
+    players = []
+    for i in range(count):
+        name = HOSTILE if i == 0 else f"Joueur {i + 1}"
+        seat = "human" if i == 0 else computer
+        rows.nth(i).locator("input").fill(name)
+        rows.nth(i).locator("select").select_option(seat)
+        players.append({"name": name, "seat": seat})
+    assert page.locator("#add-player").is_disabled() == (count >= game.max_players)
+    return {"game": game.id, "options": options, "players": players}
+
+
+@pytest.mark.parametrize("family,embed", PAGES, ids=[f"{f}{'-embed' if e else ''}" for f, e in PAGES])
+def test_setup_before_python_then_the_game_starts_with_it(page, site_url, request_log, family, embed):
+    hold = Hold(page)
+    page.goto(url(site_url, family, embed))
+    page.wait_for_selector("body[data-early=setup]")
+    assert page.is_visible("#setup") and page.is_hidden("#loading")
+    assert page.evaluate("!document.body.dataset.ready")
+    game = FAMILIES[family].games[0]
+    rows = page.locator("#player-rows li")
+    assert rows.count() == max(len(game.default_players), game.min_players)
+    # Rows stay within the range: removing stops at the minimum.
+    while rows.count() < game.max_players:
+        page.click("#add-player")
+    assert page.is_disabled("#add-player") and rows.count() == game.max_players
+    while page.locator("#player-rows li .remove:not([disabled])").count():
+        page.locator("#player-rows li .remove").last.click()
+    assert rows.count() == game.min_players
+    assert page.get_attribute("#player-rows li:last-child input", "aria-label") == f"Nom du joueur {game.min_players}"
+    wanted = edit_setup(page, family)
+    page.click("#start")
+    assert page.text_content("#start") == "Démarrage…"
+    assert page.get_attribute("#setup-form", "data-pending") == "1"
+    hold.release()
+    wait_ready(page)
+    page.wait_for_selector("#table:not([hidden])")
+    record = stored(page, keys(family, embed)["match"])["record"]
+    assert record["game"] == wanted["game"]
+    assert record["options"] == {**FAMILIES[family].games[-1].resolve_options({}), **wanted["options"]}
+    assert record["players"] == wanted["players"]
+    assert stored(page, keys(family, embed)["setup"])["players"] == wanted["players"]
+    # The hostile name is text in the live table.
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("#main img").count() == 0
+
+    # A later visit: the setup comes back from localStorage, before Python, as chosen.
+    page.evaluate("k => localStorage.removeItem(k)", keys(family, embed)["match"])
+    hold = Hold(page)
+    page.goto(url(site_url, family, embed))
+    page.wait_for_selector("body[data-early=setup]")
+    assert page.is_checked(f'input[name=ruleset][value="{wanted["game"]}"]')
+    names = page.eval_on_selector_all("#player-rows input", "ns => ns.map(n => n.value)")
+    assert names == [p["name"] for p in wanted["players"]]
+    for opt, value in wanted["options"].items():
+        node = page.locator(f'#option-choices [data-option="{opt}"]')
+        assert (node.is_checked() if isinstance(value, bool) else node.input_value() == str(value))
+    # A stored setup that is not well-formed is ignored: the build's defaults.
+    page.evaluate("k => localStorage.setItem(k, JSON.stringify({players: 'x', game: 3}))",
+                  keys(family, embed)["setup"])
+    page.goto(url(site_url, family, embed))
+    page.wait_for_selector("body[data-early=setup]")
+    assert rows.count() == max(len(game.default_players), game.min_players)
+    hold.release()
+    wait_ready(page)
+    assert page.is_visible("#setup") and page.is_visible("#setup-notice")  # the shell says so
+
+
+@pytest.mark.parametrize("family,embed", PAGES, ids=[f"{f}{'-embed' if e else ''}" for f, e in PAGES])
+def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, request_log, family, embed):
+    k = keys(family, embed)
+    page.goto(url(site_url, family, embed))
+    wait_ready(page)
+    page.locator("#player-rows li input").first.fill(HOSTILE)
+    page.click("#start")
+    page.wait_for_selector("#table:not([hidden])")
+    settle(page, k)
+    live_text = page.inner_text("#table")
+
+    # Next visit, Python held back: the game as drawn, inert, with the sign.
+    hold = Hold(page)
+    page.goto(url(site_url, family, embed))
+    page.wait_for_selector("body[data-early=view]")
+    assert page.is_hidden("#loading") and page.is_hidden("#setup")
+    assert page.locator("#table").count() == 1 and page.is_visible("#table")
+    assert page.get_attribute("#table", "inert") == "" and page.is_visible(".waking")
+    assert page.text_content(".waking") == "Réveil du jeu…"
+    assert page.inner_text("#table") == live_text
+    assert page.locator("#table button:not([disabled])").count() == 0
+    assert HOSTILE in page.text_content("#table") and page.locator("#main img").count() == 0
+    assert page.evaluate("!document.body.dataset.ready")
+    hold.release()
+    wait_ready(page)
+    assert page.locator("#table").count() == 1 and page.get_attribute("#table", "inert") is None
+    assert page.locator(".waking").count() == 0 and page.locator(".early-view").count() == 0
+    assert page.get_attribute("body", "data-early-view") == "released"
+    assert page.is_visible("#table") and page.evaluate("window.__pwned") is None
+
+    # A damaged drawing, another game's, or one with a forbidden tag or attribute: ignored,
+    # the loading screen shows, and the game still starts.
+    digest = page.evaluate("k => pygamesEarly.digest(localStorage.getItem(k))", k["match"])
+    bad = [
+        "{not json",
+        json.dumps({"v": 1, "match": "0:0", "sections": [["section", {"id": "table"}, []]]}),
+        json.dumps({"v": 1, "match": digest, "sections": [["section", {"id": "table"}, [["script", {}, ["window.__pwned=1"]]]]]}),
+        json.dumps({"v": 1, "match": digest, "sections": [["section", {"id": "table", "onclick": "window.__pwned=1"}, []]]}),
+        json.dumps({"v": 1, "match": digest, "sections": [["section", {"id": "table"}, [["p", {"style": "x"}, []]]]]}),
+        json.dumps({"v": 1, "match": digest, "sections": [["section", {"id": "table"}, [[[["p"]]]]]]}),
+    ]
+    for value in bad:
+        settle(page, k)
+        hold = Hold(page)
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [k["view"], value])
+        page.goto(url(site_url, family, embed))
+        page.wait_for_selector("#loading:not([hidden])", state="attached")
+        assert page.evaluate("document.body.dataset.early") is None
+        assert page.is_visible("#loading") and page.locator(".waking").count() == 0
+        hold.release()
+        wait_ready(page)
+        page.wait_for_selector("#table:not([hidden])")
+        assert page.evaluate("window.__pwned") is None
+    # A well-formed drawing with a hostile text: drawn, as text.
+    settle(page, k)
+    hostile = ["section", {"id": "table", "class": "table"},
+               [["p", {"class": "hint", "data-x": "y"}, ['<img src=x onerror="window.__pwned=1">']]]]
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [k["view"], json.dumps({"v": 1, "match": digest, "sections": [hostile]})])
+    hold = Hold(page)
+    page.goto(url(site_url, family, embed))
+    page.wait_for_selector("body[data-early=view]")
+    assert page.text_content("#table .hint") == '<img src=x onerror="window.__pwned=1">'
+    assert page.locator("#main img").count() == 0 and page.evaluate("window.__pwned") is None
+    hold.release()
+    wait_ready(page)
+    assert page.locator("#table .hint").count() == 1 and page.evaluate("window.__pwned") is None

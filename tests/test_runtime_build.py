@@ -74,9 +74,13 @@ def test_every_stock_module_is_bytecode_source_or_deliberately_left_out(built):
 def test_hot_modules_are_the_boot_and_pygames_closure(built):
     _, report = built
     hot = set(report["hot"])
+    # (Modules built into Pyodide's binary, e.g. binascii or zlib, are not in the zip.)
+    in_zip = {n[:-3].replace("/", ".").removesuffix(".__init__")
+              for n in zipfile.ZipFile(STOCK).namelist() if n.endswith(".py")}
     # Pyodide's own boot, pygames' imports, PyScript's extra (BROWSER_EXTRA).
     for mod in ("_pyodide._base", "asyncio", "json", "dataclasses", "secrets", "hashlib",
-                "random", "html", "encodings.cp437", *runtime.app_stdlib_imports()):
+                "random", "html", "encodings.cp437",
+                *(m for m in runtime.app_stdlib_imports() if m in in_zip)):
         assert mod in hot, mod
     assert "argparse" not in hot, "pygames.cli should not make argparse hot"
     assert not report["kept_hot"], f"hot modules matched by DROP: {report['kept_hot']}"
@@ -183,7 +187,7 @@ def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path
     package = build.zip_package(tmp_path)
     before = set(zipfile.ZipFile(package).namelist())
     assert {"shell.py", "yams_view.py", "dom.py", "embed.py", "pygames/core.py"} <= before
-    report = runtime.build_runtime(out, package_zip=package, quiet=True)
+    report = runtime.build_runtime(out, package_zip=package, quiet=True, pages=build.page_roots())
     assert report["mode"] == "precompiled"
     manifest = report["manifest"]
     stdlib, pkg = out / manifest["stdlib"], tmp_path / manifest["package"]
@@ -196,7 +200,12 @@ def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path
     assert not package.exists()  # served as the .tar.gz only
     snap = out / manifest["snapshot"]
     assert re.fullmatch(r"snapshot-[0-9a-f]{16}\.bin\.gz", snap.name)
-    assert set(report["files"]) == {stdlib, pkg, snap}
+    parts = {tmp_path / name for name in manifest["pages"].values()}
+    assert set(manifest["pages"]) == set(build.page_roots()) and len(parts) == 4
+    for page_id, name in manifest["pages"].items():
+        digest = hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()
+        assert name == f"pygames-{page_id}-{digest[:16]}.tar.gz"
+    assert set(report["files"]) == {stdlib, pkg, snap, *parts}
     total, pages = _read_snapshot(snap)
     assert total > 16 * 2**20  # the wasm memory
     assert 0 < len(pages) * 4096 < total  # its zero pages are left out
@@ -219,6 +228,79 @@ def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path
     assert all(after[n][:4].hex() == report["magic"] for n in added)
     assert before <= set(after)  # the sources stay (tracebacks)
     assert report["pyscript_pyc"] >= 10
+
+
+def _members(path: Path) -> dict[str, bytes]:
+    import tarfile
+
+    with tarfile.open(path) as tar:
+        return {m.name: tar.extractfile(m).read() for m in tar.getmembers()}
+
+
+def test_each_page_archive_holds_its_own_game_only(tmp_path):
+    """A game page's archive: the shell, its view, its game and what they import (a bot or
+    the advisor imported inside a function too), as bytecode without the sources where
+    there is bytecode; PyScript's bytecode; not another game, not the CLI, not another
+    view.  Every file of it is the complete archive's (same bytes)."""
+    import build
+    from pygames import FAMILIES, GAME_MODULES
+
+    package = build.zip_package(tmp_path)
+    report = runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True,
+                                   pages=build.page_roots(), make_snapshot=False)
+    manifest = report["manifest"]
+    full = _members(tmp_path / manifest["package"])
+    views = {f.view for f in FAMILIES.values()}
+    for page_id, name in manifest["pages"].items():
+        part = _members(tmp_path / name)
+        own, view = GAME_MODULES[page_id], FAMILIES[page_id].view
+        for mod in ("shell", view, "embed", "guard", "dom", "pygames/__init__",
+                    "pygames/core", "pygames/dice", "pygames/bots", f"pygames/{own}"):
+            assert f"{mod}.pyc" in part and f"{mod}.py" not in part, (page_id, mod)
+            assert part[f"{mod}.pyc"] == full[f"{'/'.join(mod.split('/')[:-1] + ['__pycache__', ''])}"
+                                              f"{mod.split('/')[-1]}.cpython-314.pyc"]
+        assert "pyscript/__pycache__/web.cpython-314.pyc" in part
+        modules = {n.rsplit("/", 1)[-1].split(".")[0] for n in part if not n.startswith("pyscript/")}
+        others = set(GAME_MODULES.values()) - {own}
+        assert not modules & others, (page_id, modules & others)
+        assert not modules & (views - {view}), page_id
+        assert not {m for m in modules if m == "cli" or m.endswith("_cli") or m == "__main__"}
+        for n, data in part.items():
+            source = n if n.startswith("pyscript/") or not n.endswith(".pyc") else None
+            assert source is None or full[source] == data, n
+        # every module of the page's closure (lazy imports too) is there
+        for mod in runtime.page_modules(build.page_roots()[page_id]):
+            path = mod.replace(".", "/") if mod.startswith("pygames.") else mod
+            path = "pygames/__init__" if mod == "pygames" else path
+            assert f"{path}.py" in part or f"{path}.pyc" in part, (page_id, mod)
+    assert "pygames/linotte_bots.pyc" in _members(tmp_path / manifest["pages"]["linotte"])
+    assert "pygames/yams_bots.py" in _members(tmp_path / manifest["pages"]["yams"])  # lazy
+    assert "pygames/solver.pyc" in _members(tmp_path / manifest["pages"]["yams"])  # the expert's
+
+
+def test_page_modules_follow_every_import():
+    found = runtime.page_modules(["pygames.le421"])
+    assert found == ["pygames", "pygames.core", "pygames.dice", "pygames.le421"]
+    # lazy imports inside functions count; the CLI, named by a string, does not
+    yams = runtime.page_modules(["pygames.yams"])
+    assert {"pygames.yams_bots", "pygames.expert", "pygames.solver"} <= set(yams)
+    assert not [m for m in yams if m.endswith("_cli") or m == "pygames.cli"]
+    assert runtime.page_modules(["no_such_module"]) == []
+
+
+def test_snapshot_name_changes_with_a_page_archive(tmp_path):
+    """The snapshot's name covers every page's archive too."""
+    import build
+
+    names = []
+    for n, roots in enumerate((["shell"], ["shell", "yams_view"])):
+        work = tmp_path / str(n)
+        work.mkdir()
+        package = build.zip_package(work)
+        report = runtime.build_runtime(work / "vendor", package_zip=package, quiet=True,
+                                       pages={"yams": roots})
+        names.append(report["manifest"]["snapshot"])
+    assert None not in names and names[0] != names[1]
 
 
 def test_snapshot_name_changes_with_the_package(tmp_path):

@@ -15,6 +15,9 @@
 //   set): a page fetches only the one its game needs, when an expert seat or the
 //   advisor is first used.  They are cached then (network first, so a new build's
 //   tables replace old ones; the cached copy when offline).
+// * And except the complete game files' archive (build-info.json's runtime.package) when
+//   every game page has its own (runtime.pages, all precached): no page loads it (it
+//   serves the tests' harness pages).
 // * Cache-first for everything precached; `?seed=...`, `?nosw`, ... are ignored
 //   when matching, so yams.html?seed=7 is served from the cache.
 // * No skipWaiting: the new worker waits until the page asks for it
@@ -27,6 +30,7 @@
 // Prints one JSON line: {"count": files, "size": bytes, "seconds": ...}.
 
 import { generateSW } from "workbox-build";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 
@@ -37,12 +41,14 @@ if (!out) {
 }
 const globDirectory = path.resolve(out);
 const started = performance.now();
+const { runtime } = JSON.parse(readFileSync(path.join(globDirectory, "build-info.json"), "utf8"));
+const unused = runtime?.package && Object.keys(runtime.pages ?? {}).length ? [runtime.package] : [];
 
 const { count, size, warnings } = await generateSW({
   globDirectory,
   globPatterns: ["**/*"],
   // .nojekyll is a dot file: glob leaves it out (it is empty and never fetched).
-  globIgnores: ["**/*.map", "tables/**"],
+  globIgnores: ["**/*.map", "tables/**", ...unused],
   runtimeCaching: [{
     urlPattern: /\/tables\/.+\.bin$/,
     handler: "NetworkFirst",

@@ -2,11 +2,15 @@
 // memory snapshot of web/runtime/ when this browser already holds it.
 //
 // * web/build.py fills in RUNTIME below: the content-named files of this build -- the
-//   precompiled standard library, the game's files (pygames-<hash>.tar.gz: the package, the
-//   page's modules and their bytecode, written into Python's working directory here), the
-//   memory snapshot made with exactly those two (or null) -- and an empty Pyodide lock file
-//   (the site loads no package: nothing to fetch and index).  A name changes whenever its
-//   content does, so a snapshot is never paired with another build's files.
+//   precompiled standard library, the game's files (`pages`: for each game page, the
+//   pygames-<id>-<hash>.tar.gz of the modules that page may import -- shared core, its
+//   game, its view, the shell -- and their bytecode, written into Python's working
+//   directory here; the page is `<html data-family>`; `package`, every module, for a page
+//   that names none), the memory snapshot made with exactly those (or null; one for every
+//   page, every game imported) -- and an empty Pyodide lock file (the site loads no package:
+//   nothing to fetch and index).  A name changes whenever its content does, and the
+//   snapshot's covers the standard library and every archive, so a snapshot is never
+//   paired with another build's files.
 // * A first visit boots as usual, from the precompiled standard library: it never waits for
 //   the snapshot (4-5 MB).  The service worker's precache fetches it in the background.
 // * A later visit (warm or offline) finds it in Cache Storage and restores Python's memory
@@ -23,7 +27,7 @@
 //   are loaded, asks for the interpreter, and overlaps them.
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
 //   Python" (js/boot.js shows them), and window.pygamesBoot = {mode, snapshotFrom, skipped,
-//   stages (ms)}.
+//   archive (the game files' name), stages (ms)}.
 import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, expand } from "./snapshot-inflate.mjs";
 import { PROGRESS_EVENT, WASM_FAILURE_LOG, restoreOptions, writeFiles } from "./runtime-internals.mjs";
@@ -52,9 +56,12 @@ const nextPaint = () => new Promise((resolve) => {
 // and read at once, written into Python's working directory before PyScript gets the
 // interpreter (PyScript's `files` would unpack them in Python, 40-70 ms).  The snapshot
 // holds the modules already imported from these very files (its name covers them).
-const gameFiles = RUNTIME?.package
-  ? fetch(new URL(`../${RUNTIME.package}`, import.meta.url)).then((response) => {
-    if (!response.ok) throw new Error(`${RUNTIME.package}: ${response.status}`);
+// This page's part of them only (a first visit downloads no other game).
+const archive = RUNTIME?.pages?.[document.documentElement.dataset.family] ?? RUNTIME?.package;
+boot.archive = archive;
+const gameFiles = archive
+  ? fetch(new URL(`../${archive}`, import.meta.url)).then((response) => {
+    if (!response.ok) throw new Error(`${archive}: ${response.status}`);
     return readTarGz(response);
   })
   : Promise.resolve([]);

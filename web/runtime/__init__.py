@@ -33,11 +33,17 @@ web/js/pyodide-fast.mjs (PyScript's ``interpreter``) restores it on visits
 where the browser already holds it (the service worker precaches it after a
 first visit).
 
-The game's files are served as ``pygames-<hash>.tar.gz`` (one gzip stream: the
-page reads it in JS, web/js/untar.mjs).  The three files are named after their
-content (:func:`content_name`): the snapshot's name covers both archives, so a snapshot is never paired with another
-build's files, and the service worker never downloads again a file the page
-already has.  The results are cached under ``node_modules/.cache/pygames-runtime/``
+The game's files are served as one ``pygames-<page>-<hash>.tar.gz`` per game page
+(one gzip stream: the page reads it in JS, web/js/untar.mjs): only what that page
+imports (:func:`page_entries`: the shell, the page's view and game module, what they
+import, even inside a function, and PyScript's bytecode -- not the other games, not the
+CLI).  A first visit downloads its own page's archive only; the service worker precaches
+every page's.  ``pygames-<hash>.tar.gz`` holds every module (for the tests' harness pages
+and a page that names no game; not precached).  The memory snapshot is one for every
+page: made from all the modules, with every game imported.  All these files are named
+after their content (:func:`content_name`): the snapshot's name covers the standard
+library and every archive, so a snapshot is never paired with another build's files,
+and the service worker never downloads again a file the page already has.  The results are cached under ``node_modules/.cache/pygames-runtime/``
 keyed by their inputs, so a rebuild costs nothing; without Node the stock zip
 stays (renamed the same way), there is no snapshot, and the build says so.
 """
@@ -76,8 +82,9 @@ BROWSER_EXTRA = ("html", "html.entities", "encodings.cp437")
 
 #: Left out of the zip (fnmatch patterns on its names).  Each either needs
 #: what a browser page does not have (processes, sockets, a terminal, a mail
-#: or web server, the expat parser), is a development tool, or is a module
-#: only those import (email: importlib.metadata, urllib.request, http.client).
+#: or web server, the expat parser, Windows), is a development tool or a
+#: command-line tool, or is a module only those import (email:
+#: importlib.metadata, urllib.request, http.client).
 #: None is imported by Pyodide, PyScript or pygames; the build keeps any that
 #: becomes hot and says so.  The code-page tables go too, except the Western
 #: ones: they were 270 KB of the 320 KB of ``encodings``.  Together about
@@ -97,6 +104,12 @@ DROP = (
     "encodings/cp[0-9]*.py", "encodings/mac_*.py", "encodings/iso8859_*.py",
     "encodings/koi8_*.py", "encodings/kz1048.py", "encodings/ptcp154.py",
     "encodings/hp_roman8.py", "encodings/palmos.py", "encodings/tis_620.py",
+    # Windows only; the pure-Python fallback of a module Pyodide builds in C (_datetime);
+    # command-line parsing (only the `python -m x` entry points of modules import it);
+    # logging to files, sockets and config files; .ini files.  About 0.1 MB, so that a first
+    # visit stays under 6 MB.  (Not difflib: traceback imports it for a SyntaxError.)
+    "asyncio/windows_*.py", "asyncio/proactor_events.py", "_pydatetime.py",
+    "argparse.py", "logging/handlers.py", "logging/config.py", "configparser.py",
 )
 #: Exceptions to the code-page patterns above.
 KEEP = ("encodings/cp437.py", "encodings/cp1252.py", "encodings/iso8859_1.py",
@@ -161,6 +174,99 @@ def pure_app_modules() -> list[str]:
                 pure.add(name)
                 changed = True
     return sorted(pure)
+
+
+def _module_path(name: str) -> Path | None:
+    """The source of one of this site's modules: ``pygames[.x]`` or a web/app module."""
+    parts = name.split(".")
+    if parts[0] == PACKAGE.name:
+        path = PACKAGE.joinpath(*parts[1:]) if parts[1:] else PACKAGE
+        for candidate in (path / "__init__.py", path.with_suffix(".py")):
+            if candidate.is_file():
+                return candidate
+        return None
+    path = APP / f"{name}.py"
+    return path if len(parts) == 1 and path.is_file() else None
+
+
+def _imported_by(name: str, path: Path) -> set[str]:
+    """The site's modules that module *name* (at *path*) imports anywhere in its code
+    (a function's lazy import too), with their parent packages."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)  # `from pkg import module`
+    out = set()
+    for mod in found:
+        parts = mod.split(".")
+        out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return {m for m in out if _module_path(m) is not None}
+
+
+def page_modules(roots: list[str]) -> list[str]:
+    """The site's modules a page may import: *roots* (e.g. ``shell``, its view, the game's
+    module) and everything they import, transitively, found in the sources (an import
+    inside a function counts: a bot or the advisor imported at the first use).  Modules
+    named by a string (the CLI's ``cli_module``, ``Family.view``) are not followed: the
+    view is a root, and the page never imports the CLI."""
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        path = _module_path(name)
+        if name in seen or path is None:
+            continue
+        seen.add(name)
+        todo.extend(_imported_by(name, path))
+    return sorted(seen)
+
+
+def _source_of(entry: str) -> str:
+    """The source an archive entry goes with: itself, or for ``d/__pycache__/m.<tag>.pyc``
+    ``d/m.py``."""
+    head, _, tail = entry.rpartition("/")
+    if tail.endswith(".pyc") and (head == "__pycache__" or head.endswith("/__pycache__")):
+        head = head[:-len("__pycache__")]
+        return f"{head}{tail.split('.')[0]}.py"
+    return entry
+
+
+def page_entries(names: list[str], roots: list[str]) -> dict[str, str]:
+    """The entries of the complete game files' archive (*names*, in order) that a page
+    whose modules start from *roots* needs, each with its name in the page's archive:
+
+    * the bytecode of those modules that have some, as ``d/m.pyc`` where ``d/m.py`` would be
+      (Python imports it without the source: a page never compiles them, and the sources,
+      a third of the bytes, stay out; a traceback then names the file and line, without
+      the line's text);
+    * the source of the others (imported later, if at all: a bot, the advisor);
+    * PyScript's bytecode, as it is (PyScript writes its sources itself at every start).
+    """
+    wanted = set()
+    for mod in page_modules(roots):
+        path = _module_path(mod)
+        wanted.add((path.relative_to(ROOT) if path.is_relative_to(PACKAGE)
+                    else path.relative_to(APP)).as_posix())
+    compiled = {_source_of(n) for n in names if n.endswith(".pyc")}
+    out = {}
+    for name in names:
+        if name.split("/")[0] == "pyscript":
+            out[name] = name
+        elif _source_of(name) in wanted:
+            source = _source_of(name)
+            if name.endswith(".pyc"):
+                out[name] = source + "c"
+            elif source not in compiled:
+                out[name] = name
+    return out
 
 
 def precompile_args(package_zip: tuple[Path, Path] | None = None) -> list[str]:
@@ -253,16 +359,20 @@ def content_name(stem: str, digest: str, suffix: str) -> str:
     return f"{stem}-{digest[:16]}{suffix}"
 
 
-def snapshot(stdlib_zip: Path, package_zip: Path | None, modules: list[str], out_dir: Path) -> dict:
-    """Make the memory snapshot for *stdlib_zip* and *package_zip* (the zip the page unpacks
-    into its working directory) into *out_dir*, with *modules* imported (cached like the
-    zip); returns snapshot.mjs's report plus ``name`` and ``seconds``."""
+def snapshot(stdlib_zip: Path, package_zip: Path | None, modules: list[str], out_dir: Path,
+             archives: list[Path] = ()) -> dict:
+    """Make the memory snapshot for *stdlib_zip* and *package_zip* (every game file: the
+    pages write *archives*, parts of it, into their working directory) into *out_dir*, with
+    *modules* imported (cached like the zip); returns snapshot.mjs's report plus ``name``
+    and ``seconds``.  Its name covers the standard library and every archive."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("node is not installed")
     start = time.perf_counter()
     h = hashlib.sha256(stdlib_zip.read_bytes())
     h.update(package_zip.read_bytes() if package_zip else b"")
+    for path in archives:
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
     for path in (SNAPSHOT_SCRIPT, PYODIDE_SRC / "pyodide.asm.wasm", PYODIDE_SRC / "package.json"):
         h.update(path.read_bytes())
     h.update(json.dumps(modules).encode())
@@ -287,7 +397,7 @@ def snapshot(stdlib_zip: Path, package_zip: Path | None, modules: list[str], out
         for old in entries[:-3]:
             old.unlink(missing_ok=True)
             old.with_suffix(".json").unlink(missing_ok=True)
-    # The name covers both zips (and the rest of the key): a build never reuses another's.
+    # The name covers every archive (and the rest of the key): a build never reuses another's.
     report["name"] = content_name("snapshot", key, ".bin.gz")
     shutil.copyfile(cached, out_dir / report["name"])
     report["seconds"] = time.perf_counter() - start
@@ -307,14 +417,17 @@ def _merge_zip(src: Path, dst: Path) -> int:
 
 
 def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: bool = False,
-                  make_snapshot: bool = True) -> dict:
+                  make_snapshot: bool = True, pages: dict[str, list[str]] | None = None) -> dict:
     """Write into *pyodide_out* (dist/vendor/pyodide-<version>) the precompiled standard
     library and the memory snapshot made with it, and complete *package_zip*
     (dist/pygames.zip: its bytecode, and PyScript's package bytecode), served as
-    ``pygames-<hash>.tar.gz`` (the zip is removed); all three renamed
-    after their content.  Returns a report whose ``manifest`` names them::
+    ``pygames-<hash>.tar.gz`` (the zip is removed), and for each page of *pages* (its id ->
+    the modules it starts from, see :func:`page_entries`) the part of it that page needs,
+    ``pygames-<id>-<hash>.tar.gz``; all renamed after their content.  Returns a report whose
+    ``manifest`` names them::
 
         {"stdlib": "python_stdlib-<hash>.zip", "package": "pygames-<hash>.tar.gz" or None,
+         "pages": {"yams": "pygames-yams-<hash>.tar.gz", ...},
          "snapshot": "snapshot-<hash>.bin.gz" or None, "stdlib_mode": "precompiled"/"stock", ...}
 
     (web/build.py writes it into js/pyodide-fast.mjs and build-info.json), and whose
@@ -323,7 +436,7 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
     pyodide_out = Path(pyodide_out)
     pyodide_out.mkdir(parents=True, exist_ok=True)
     work = pyodide_out / (STDLIB + ".tmp")
-    manifest: dict = {"stdlib_mode": "stock", "snapshot": None, "package": None}
+    manifest: dict = {"stdlib_mode": "stock", "snapshot": None, "package": None, "pages": {}}
     report: dict = {"mode": "stock"}
     try:
         report = precompile(work, package_zip=package_zip, quiet=quiet)
@@ -354,10 +467,27 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
     work.replace(stdlib)
     manifest.update(stdlib=stdlib.name, stdlib_sha256=digest)
     files = [stdlib]
+    archives = []
+    if package_zip and pages:
+        with zipfile.ZipFile(package_zip) as zf:
+            names = zf.namelist()
+        for page_id, roots in sorted(pages.items()):
+            stem = f"{PACKAGE_STEM}-{page_id}"
+            part = package_zip.with_name(stem + TAR_SUFFIX)
+            zip_to_tar_gz(package_zip, part, page_entries(names, roots))
+            named = part.with_name(content_name(stem, _sha256(part), TAR_SUFFIX))
+            part.replace(named)
+            manifest["pages"][page_id] = named.name
+            archives.append(named)
+        files += archives
     if make_snapshot and report["mode"] == "precompiled":
-        modules = report["hot"] + (package_imports() + pure_app_modules() if package_zip else [])
+        # Every page's game module too (one snapshot for every page), and the page modules
+        # that can be imported before the page exists.
+        ours = [*package_imports(), *(r for roots in (pages or {}).values() for r in roots
+                                      if r.split(".")[0] == PACKAGE.name), *pure_app_modules()]
+        modules = report["hot"] + (list(dict.fromkeys(ours)) if package_zip else [])
         try:
-            snap = snapshot(stdlib, package_zip, modules, pyodide_out)
+            snap = snapshot(stdlib, package_zip, modules, pyodide_out, archives)
             manifest["snapshot"] = snap["name"]
             manifest["snapshot_modules"] = snap["modules"]
             report["snapshot"] = snap
@@ -392,9 +522,14 @@ TAR_SUFFIX = ".tar.gz"
 _TAR_MTIME = 1577836800  # 2020-01-01: reproducible archives
 
 
-def zip_to_tar_gz(src: Path, dst: Path) -> None:
-    """The entries of zip *src* as a reproducible .tar.gz *dst* (same order, fixed dates,
-    modes and owners; no gzip timestamp)."""
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def zip_to_tar_gz(src: Path, dst: Path, only: dict[str, str] | None = None) -> None:
+    """The entries of zip *src* (only those that *only* maps to a name in *dst*, if given)
+    as a reproducible .tar.gz *dst* (same order, fixed dates, modes and owners; no gzip
+    timestamp)."""
     import gzip
     import io
     import tarfile
@@ -403,9 +538,9 @@ def zip_to_tar_gz(src: Path, dst: Path) -> None:
             gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz, \
             tarfile.open(fileobj=gz, mode="w", format=tarfile.USTAR_FORMAT) as tar:
         for info in zin.infolist():
-            if info.is_dir():
+            if info.is_dir() or (only is not None and info.filename not in only):
                 continue
             data = zin.read(info)
-            entry = tarfile.TarInfo(info.filename)
+            entry = tarfile.TarInfo(info.filename if only is None else only[info.filename])
             entry.size, entry.mtime, entry.mode = len(data), _TAR_MTIME, 0o644
             tar.addfile(entry, io.BytesIO(data))

@@ -5,6 +5,8 @@
 * the Yams page, once ready, has loaded no standard-library module from source
   (a module missing from the hot set -- e.g. a new import in PyScript or in the
   app -- fails here, with its name: add it to runtime.BROWSER_EXTRA);
+* every game page downloads and writes its own game files only (pygames-<id>-<hash>.tar.gz)
+  and, on a first visit, imports its own game only;
 * the dice still draw from fresh entropy (``secrets``).
 """
 
@@ -18,6 +20,7 @@ import zipfile
 import pytest
 
 import siteharness
+from pygames import FAMILIES, GAME_MODULES
 
 # Which modules came from the stdlib zip, and from what kind of file.  Frozen
 # modules (os, io, site, ...) carry a __file__ in the zip but are never read.
@@ -41,6 +44,13 @@ hooks.main.onReady.add((wrap) => {{ window.__e2ePy = wrap.interpreter; }});
 </script>"""
 CORE = f'<script type="module" src="{siteharness.PYSCRIPT_DIR}/core.js"></script>'
 PAGE = "__e2e_runtime_yams__.html"
+#: Every game page of the registry (web/games/<id>/table.html).
+PAGES = [f.id for f in FAMILIES.values()
+         if (siteharness.WEB / "games" / f.id / "table.html").is_file()]
+
+
+def hooked_page(family: str) -> str:
+    return PAGE if family == "yams" else f"__e2e_runtime_{family}__.html"
 
 
 def test_stdlib_in_dist_is_precompiled(dist_dir):
@@ -65,7 +75,7 @@ def test_bare_boot_imports_pygames_from_bytecode(page, site_url, request_log):
 @pytest.fixture(scope="module")
 def hooked_site(dist_dir):
     assert CORE in (dist_dir / "yams.html").read_text(encoding="utf-8")
-    server, url = siteharness.start_site({PAGE: _hooked(dist_dir)})
+    server, url = siteharness.start_site({hooked_page(f): _hooked(dist_dir, f) for f in PAGES})
     yield url
     siteharness.stop_site(server)
 
@@ -99,8 +109,10 @@ def test_build_names_the_snapshot_of_these_files(dist_dir):
     assert snap.read_bytes()[:2] == b"\x1f\x8b" and 2e6 < snap.stat().st_size < 8e6
     fast = (dist_dir / "js/pyodide-fast.mjs").read_text(encoding="utf-8")
     runtime = json.loads(fast.split("const RUNTIME = ", 1)[1].split(";\n", 1)[0])
-    assert {k: runtime[k] for k in ("stdlib", "package", "snapshot")} == {
-        k: names[k] for k in ("stdlib", "package", "snapshot")}
+    assert {k: runtime[k] for k in ("stdlib", "package", "pages", "snapshot")} == {
+        k: names[k] for k in ("stdlib", "package", "pages", "snapshot")}
+    assert set(names["pages"]) == set(PAGES)
+    assert all((dist_dir / name).is_file() for name in names["pages"].values())
     # an empty lock file with the real one's info: no package index to fetch
     lock = json.loads((pyodide / "pyodide-lock.json").read_text())
     assert runtime["lock"] == {"info": lock["info"], "packages": {}}
@@ -178,29 +190,57 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
     page.close()
 
 
-def _hooked(dist_dir) -> bytes:
-    """yams.html with a hook that exposes the interpreter, without its Content-Security-
+def _hooked(dist_dir, family: str = "yams") -> bytes:
+    """<family>.html with a hook that exposes the interpreter, without its Content-Security-
     Policy (these tests look at the runtime; e2e/test_page_safety.py at the policy)."""
-    html = (dist_dir / "yams.html").read_text(encoding="utf-8").replace(CORE, HOOK + CORE)
+    html = (dist_dir / f"{family}.html").read_text(encoding="utf-8").replace(CORE, HOOK + CORE)
     meta = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">\s*')
     assert meta.search(html), "the page has no Content-Security-Policy"
     return meta.sub("", html).encode()
 
 
 def test_game_files_come_with_the_interpreter(page, hooked_site, dist_dir, request_log):
-    """pyscript.json lists no `files`: js/pyodide-fast.mjs writes the game's files into the
-    working directory (from pygames-<hash>.tar.gz) before PyScript gets the interpreter."""
+    """pyscript.json lists no `files`: js/pyodide-fast.mjs writes the page's game files into
+    the working directory (from pygames-yams-<hash>.tar.gz) before PyScript gets the
+    interpreter: the bytecode where there is some (no source), else the source."""
     names = siteharness.runtime_names(dist_dir)
     boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=files")
     assert "files written" in boot["stages"], boot
+    assert boot["archive"] == names["pages"]["yams"]
     # Once by the page; the service worker's precache may fetch it too (its own request).
-    assert len(request_log.page_matching("/" + re.escape(names["package"]) + "$")) == 1
+    assert len(request_log.page_matching("/" + re.escape(names["pages"]["yams"]) + "$")) == 1
     found = page.evaluate("""() => window.__e2ePy.runPython(`
 import os, shell, yams_view, pygames
-[os.path.isfile("shell.py"), os.path.isfile("pygames/yams.py"),
- os.path.isfile("__pycache__/yams_view.cpython-314.pyc"), shell.__file__, pygames.__file__]`).toJs()""")
-    assert found == [True, True, True, "/home/pyodide/shell.py",
-                     "/home/pyodide/pygames/__init__.py"]
+[os.path.isfile("shell.py"), os.path.isfile("shell.pyc"), os.path.isfile("pygames/yams.pyc"),
+ os.path.isfile("yams_view.pyc"), os.path.isfile("pygames/yams_bots.py"), shell.__file__,
+ pygames.__file__]`).toJs()""")
+    assert found == [False, True, True, True, True, "/home/pyodide/shell.pyc",
+                     "/home/pyodide/pygames/__init__.pyc"]
+
+
+# The game modules a page has imported, and the site's modules found in its working directory.
+OWN_GAME = """() => window.__e2ePy.runPython(`
+import os, sys, pygames
+[sorted(m for m in pygames.GAME_MODULES.values() if "pygames." + m in sys.modules),
+ sorted(n.split(".")[0] for n in os.listdir(".") + os.listdir("pygames") if n.endswith((".py", ".pyc")))]
+`).toJs()"""
+
+
+@pytest.mark.parametrize("family", PAGES)
+def test_a_page_loads_its_own_game_only(page, hooked_site, dist_dir, request_log, family):
+    """A first visit of a game page downloads its own game files, once, and no other game's
+    (nor the complete archive); it imports its own game module only, and the game plays."""
+    names = siteharness.runtime_names(dist_dir)
+    boot = _ready(page, hooked_site + hooked_page(family) + "?fresh=1&seed=own&pace=0")
+    assert boot["mode"] == "plain" and boot["archive"] == names["pages"][family], boot
+    fetched = request_log.page_matching(r"/pygames-[^/]*\.tar\.gz$")
+    assert [u.rsplit("/", 1)[-1] for u in fetched] == [names["pages"][family]]
+    games, files = page.evaluate(OWN_GAME)
+    assert games == [GAME_MODULES[family]]
+    others = set(GAME_MODULES.values()) - {GAME_MODULES[family]}
+    assert not others & set(files) and not [f for f in files if f.endswith("_cli") or f == "cli"]
+    page.click("#start")
+    page.wait_for_function("!document.getElementById('table').hidden")
 
 
 def test_damaged_snapshot_falls_back_to_an_ordinary_boot(context, dist_dir):

@@ -15,6 +15,7 @@ from pygames.expert import advise, analyse
 from pygames.yams import UPPER_IDS, Roll, Score
 
 ROLLS = 3
+NBSP = "\u00a0"  # a list of dice never breaks across lines
 
 
 def plural(n, word):
@@ -81,6 +82,16 @@ class View:
     def score_text(self, player, score):
         return plural(score, "point")
 
+    def highlights(self, match):
+        """For the statistics (stats_view.py): the Yams made in a finished game, every
+        five of a kind put on the sheet, counted by replaying its actions."""
+        state, made = match.game.new_state(match.players, match.options, match.start), 0
+        for action in match.history:
+            if isinstance(action, Score) and len(state.dice) == 5 and len(set(state.dice)) == 1:
+                made += 1
+            state = state.apply(action)
+        return {("Yahtzee" if match.game.id == "yahtzee" else "Yams") + " réalisés": made}
+
     def before_chance(self, before, action):
         """Called once an action is applied, before the dice land."""
         self.last_rolled = self.match.state.rerolling
@@ -92,9 +103,29 @@ class View:
         if isinstance(action, Roll) and action.keep:
             self.held = set(state.places_of(action.keep))
             self.render()
+            name = self.match.players[state.current_player()].name
+            self.shell.announce(f"{name} garde {' '.join(map(str, action.keep))}.")
             await asyncio.sleep(pause)
             return Roll(action.keep, tuple(sorted(self.held)))
         return action
+
+    def confirm_text(self, state, action):
+        """The shell's confirmation before a 0 (table_tools.py): a question when this box
+        would get 0 while another box the player may fill would score; else None."""
+        if not isinstance(action, Score) or state.is_chance() or state.is_terminal():
+            return None
+        points = state.potential()
+        if points.get(action.box) != 0:
+            return None
+        better = [(pts, b) for b, pts in points.items()
+                  if b in set(state.scorable()) and b != action.box and pts > 0]
+        if not better:
+            return None
+        pts, box = max(better, key=lambda item: item[0])
+        index = state.rules.index
+        label, other = state.rules.boxes[index[action.box]].label, state.rules.boxes[index[box]].label
+        return (f"Inscrire 0 en {label} ? {other} rapporterait {plural(pts, 'point')} avec ces dés.",
+                "Inscrire 0")
 
     def describe(self, p, action, before):
         state, players = self.match.state, self.match.players
@@ -102,20 +133,29 @@ class View:
             sheet = state.sheet(p)
             label = state.rules.boxes[state.rules.index[action.box]].label
             self.just_scored = (p, action.box)
-            return f"{players[p].name} inscrit {sheet.boxes[action.box]} en {label}. Total {sheet.total}."
+            text = f"{players[p].name} inscrit {sheet.boxes[action.box]} en {label}. Total {sheet.total}."
+            if not state.is_terminal() and state.current_player() not in self.shell.bots:
+                nxt = state.current_player()  # the change of turn, in the same announcement
+                text += (f" À {players[nxt].name} de jouer." if nxt != p
+                         else f" Tour {state.turn} sur {state.turns}.")
+            return text
         self.just_scored = None
-        return f"{players[p].name}, lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice)) + "."
+        kept = f"{players[p].name} garde {' '.join(map(str, action.keep))}. " if action.keep else ""
+        return kept + f"{players[p].name}, lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice)) + "."
+
+    def joy(self, before, action, after):
+        """A moment of joy (the shell's hook): five of a kind thrown."""
+        if isinstance(action, Roll) and len(after.dice) == 5 and len(set(after.dice)) == 1:
+            return "Yahtzee !" if self.match.game.id == "yahtzee" else "Yams !"
+        return None
 
     def on_key(self, event):
-        target = event.target
         key = event.key
         if key in ("1", "2", "3", "4", "5"):
             event.preventDefault()
             self.toggle(int(key) - 1)
         elif key in (" ", "Enter", "Spacebar"):
-            is_die = target.hasAttribute("data-die")
-            if target.tagName == "BUTTON" and not is_die:
-                return  # the focused button (a box, "Lancer") handles its own key
+            # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
             event.preventDefault()
             if self._can_roll():
                 self.shell.play_text(by_id("roll").dataset.action)
@@ -156,6 +196,7 @@ class View:
         clear(head)
         clear(body)
         head.appendChild(el("th", "Case", scope="col"))
+        by_id("sheet").classList.toggle("many", len(match.players) >= 4)
         self.heads = []
         for p in match.players:
             th = el("th", None, scope="col", title=p.name)
@@ -167,9 +208,13 @@ class View:
         self.cells, self.cell_cache = {}, {}
         rules = match.state.rules
 
-        def row(key, label, cls=None, note=None):
+        def row(key, label, cls=None, note=None, spoken=None):
             tr = el("tr", None, cls)
             th = el("th", label, scope="row")
+            if spoken:  # what a screen reader says instead of the short label
+                th.firstChild.remove()
+                th.appendChild(el("span", label, aria_hidden="true"))
+                th.appendChild(el("span", spoken, "sr-only"))
             if note:
                 th.appendChild(el("small", note))
             tr.appendChild(th)
@@ -184,12 +229,28 @@ class View:
             row(box.id, box.label, None, box.hint if not box.upper else None)
             if box.id == "sixes":
                 row("upper", "Sous-total", "total", f"prime à {threshold}")
-                row("bonus", f"Prime +{rules.bonus}", "sub")
+                row("bonus", f"Prime +{rules.bonus}", "sub", None, f"Prime de {rules.bonus} points")
         if rules.primes:
             label = "Deuxième Yahtzee" if match.game.id == "yahtzee" else "Deuxième Yam"
             row("primes", label, "sub", "+100 par Yam de plus")
         row("lower", "Partie basse", "total")
         row("total", "TOTAL", "total grand")
+        self._legend(rules)
+
+    @staticmethod
+    def _legend(rules):
+        """Under the sheet, in words: the subtotal's bracket and the prime's "−12"."""
+        legend = by_id("sheet-legend")
+        if not legend:
+            return
+        clear(legend)
+        legend.appendChild(el("b", "Sous-total"))
+        legend.appendChild(el("span", "\u00a0: la somme des cases 1 à 6 ; entre parenthèses, l'avance (+) ou le "
+                                      "retard (−) sur «\u00a0trois dés de chaque face\u00a0» (63 points en tout). "))
+        legend.appendChild(el("b", f"Prime +{rules.bonus}"))
+        legend.appendChild(el("span", f"\u00a0: {rules.bonus} points si le sous-total atteint "
+                                      f"{rules.bonus_threshold} ; avant, «\u00a0−12\u00a0» veut dire qu'il manque "
+                                      "12 points."))
 
     def _set_cell(self, key, p, value):
         """Draw one cell; value is ("text", str, cls) or ("box", id, points, legal, label)."""
@@ -199,8 +260,12 @@ class View:
         td = self.cells[key, p]
         if value[0] == "text":
             clear(td)
-            td.textContent = value[1]
             td.className = value[2] if len(value) > 2 else ""
+            if len(value) > 3 and value[3]:  # shown short, said in words
+                td.appendChild(el("span", value[1], aria_hidden="true"))
+                td.appendChild(el("span", value[3], "sr-only"))
+            else:
+                td.textContent = value[1]
             return
         _, box, pts, legal, label = value
         clear(td)
@@ -237,12 +302,18 @@ class View:
                     self._set_cell(box.id, p, ("box", box.id, potential[box.id], box.id in legal, box.label))
                 else:
                     self._set_cell(box.id, p, ("text", "", cls))
-            par = (f" ({sheet.par:+d})".replace("-", "−")
-                   if any(sheet.boxes[b] is not None for b in UPPER_IDS) else "")
-            self._set_cell("upper", p, ("text", f"{sheet.upper}{par}", cls))
+            started = any(sheet.boxes[b] is not None for b in UPPER_IDS)
+            par = f" ({sheet.par:+d})".replace("-", "−") if started else ""
+            ahead = (f"{abs(sheet.par)} points d'avance" if sheet.par > 0 else
+                     f"{-sheet.par} points de retard" if sheet.par < 0 else "à égalité")
+            said = f"{sheet.upper}, {ahead} sur trois dés de chaque face" if started else ""
+            self._set_cell("upper", p, ("text", f"{sheet.upper}{par}", cls, said))
+            missing = not sheet.bonus and self._upper_open(sheet)
             bonus = str(sheet.bonus) if sheet.bonus else (
-                f"−{sheet.missing_for_bonus}" if self._upper_open(sheet) else "0")
-            self._set_cell("bonus", p, ("text", bonus, cls))
+                f"−{sheet.missing_for_bonus}" if missing else "0")
+            said = (f"il manque {plural(sheet.missing_for_bonus, 'point')} pour la prime de "
+                    f"{state.rules.bonus} points" if missing else "")
+            self._set_cell("bonus", p, ("text", bonus, cls, said))
             if ("primes", p) in self.cells:
                 self._set_cell("primes", p, ("text", str(sheet.primes) if sheet.primes else "", cls))
             self._set_cell("lower", p, ("text", str(sheet.lower), cls))
@@ -255,7 +326,7 @@ class View:
             die.setAttribute("aria-label", f"Dé {place + 1} : {face}" + (", gardé" if held else "")
                              if face else f"Dé {place + 1} : pas encore lancé")
             die.disabled = not (human and state.dice and state.rolls < ROLLS)
-            if place in self.last_rolled:
+            if place in self.last_rolled and face:  # an empty slot never tumbles
                 die.classList.remove("rolling")
                 die.offsetWidth  # restart the animation
                 die.classList.add("rolling")
@@ -381,7 +452,7 @@ class View:
                 played = " → ".join(self._notation_fr(state, d.played) for d in review.decisions)
                 strays = [d for d in review.decisions if d.loss >= 0.05]
                 best = "; ".join(
-                    f"{self._notation_fr(state, d.best)} (dés {' '.join(map(str, d.dice))})" for d in strays
+                    f"{self._notation_fr(state, d.best)} (dés {NBSP.join(map(str, d.dice))})" for d in strays
                 )
                 row = el("tr", None, "stray" if strays else None)
                 row.appendChild(el("td", str(review.turn)))
@@ -397,4 +468,4 @@ class View:
     def _notation_fr(state, action):
         if isinstance(action, Score):
             return state.rules.boxes[state.rules.index[action.box]].label
-        return "garder " + " ".join(map(str, action.keep)) if action.keep else "tout relancer"
+        return "garder " + NBSP.join(map(str, action.keep)) if action.keep else "tout relancer"

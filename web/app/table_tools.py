@@ -1,0 +1,278 @@
+"""The table's tools that every game page shares (issue #12), owned by the shell:
+
+* **Annuler**: a person takes back their last decision while the next player has not
+  acted (`Match.can_undo` / `Match.undo`: never past dice that have landed, never once
+  the game is over).  The button (and the keys U and Ctrl+Z) is enabled only when the
+  decision to take back is a person's: against the computer, the computer's pause after
+  a person's decision is the window for it.  Taking back bumps the shell's generation, so
+  a computer's move chosen meanwhile is never played.  A match played *sans annulation*
+  (a checkbox of the setup, kept in the record) has no button.
+* **The computer's speed** (lente, normale, rapide, instantanée), remembered in the
+  page's preferences (prefs.py, ``pygames:prefs``); ``?pace=MS`` in the URL still sets it
+  for the visit until the player picks a speed.
+* **Confirm a 0**: before a person's action, the view's optional hook
+  ``confirm_text(state, action)`` may return a French question (or ``(question, button
+  label)``); the shell then asks in a modal dialog, with "Ne plus demander" (remembered).
+"""
+
+from dom import by_id, el, on, query_params, show, storage
+from pyscript import document, window
+
+import prefs
+
+EDITABLE = ("INPUT", "SELECT", "TEXTAREA")
+
+
+class TableTools:
+    def __init__(self, shell):
+        self.shell = shell
+        self.texts = {}  # ply -> the sentence announced for the decision played at that ply
+        self.uis = {}  # ply -> the view's page-only state just before that decision
+        self.pending = None  # (action, ply, generation) waiting for the confirmation
+        self.confirmed = None  # the action the player has just confirmed
+        self.focus_back = None
+        if "pace" not in query_params():
+            shell.pace = prefs.pace_seconds(self.prefs())
+
+    # --- preferences ------------------------------------------------------------------
+
+    @staticmethod
+    def prefs():
+        return prefs.parse(storage.get(prefs.KEY))
+
+    def set_pref(self, key, value):
+        try:  # read again just before writing: another setting may have changed meanwhile
+            storage.set(prefs.KEY, prefs.dump(prefs.with_pref(self.prefs(), key, value)))
+        except ValueError:
+            pass
+
+    # --- building ---------------------------------------------------------------------
+
+    def bind(self):
+        table = by_id("table")
+        play = table.querySelector(".play") or table
+        advise = by_id("advise")
+        box = el("span", None, "table-tools", id="table-tools")
+        if advise and self.shell.family.advisor:
+            advise.parentNode.appendChild(box)  # one row: Conseil, Annuler, speed
+        else:
+            row = el("p", None, "advice-row tools-row")
+            row.appendChild(box)
+            hint = by_id("hint")
+            if hint and hint.parentNode == play:
+                play.insertBefore(row, hint.nextSibling)
+            else:
+                play.appendChild(row)
+        undo = el("button", "Annuler", "ghost small undo", type="button", id="undo",
+                  aria_keyshortcuts="U Control+Z",
+                  title="Reprendre sa dernière décision (touche U ou Ctrl+Z)")
+        undo.disabled = True
+        on(undo, "click", lambda e: self.undo())
+        box.appendChild(undo)
+        label = el("label", None, "speed")
+        label.appendChild(el("span", "Vitesse"))
+        label.appendChild(el("span", " de l'ordinateur", "sr-only"))
+        select = el("select", None, id="speed")
+        chosen = self.prefs()["pace"]
+        for value in prefs.PACE_MS:  # slowest first
+            option = el("option", prefs.PACE_LABELS[value], value=value)
+            option.selected = value == chosen
+            select.appendChild(option)
+        on(select, "change", self._on_speed)
+        label.appendChild(select)
+        box.appendChild(label)
+        show(box, False)
+        self._build_dialog()
+
+    def _build_dialog(self):
+        dialog = el("dialog", None, "confirm-dialog", id="confirm",
+                    aria_labelledby="confirm-title", aria_describedby="confirm-text")
+        dialog.appendChild(el("h2", "Confirmer", id="confirm-title"))
+        dialog.appendChild(el("p", "", id="confirm-text"))
+        again = el("label", None, "confirm-off")
+        again.appendChild(el("input", None, type="checkbox", id="confirm-off"))
+        again.appendChild(el("span", "Ne plus demander"))
+        dialog.appendChild(again)
+        buttons = el("p", None, "row-buttons")
+        accept = el("button", "Inscrire 0", "primary", type="button", id="confirm-accept")
+        cancel = el("button", "Annuler", "ghost", type="button", id="confirm-cancel")
+        buttons.appendChild(accept)
+        buttons.appendChild(cancel)
+        dialog.appendChild(buttons)
+        document.body.appendChild(dialog)
+        on(accept, "click", lambda e: self._close_confirm(True))
+        on(cancel, "click", lambda e: self._close_confirm(False))
+        on(dialog, "cancel", self._on_dialog_cancel)  # Escape
+        on(dialog, "click", self._on_dialog_click)
+
+    # --- state of the tools -----------------------------------------------------------
+
+    def can_undo(self):
+        """A person may take back the last decision now."""
+        shell, match = self.shell, self.shell.match
+        return (match is not None and getattr(shell, "replay", None) is None and match.can_undo()
+                and match.undo_player() not in shell.bots
+                and not by_id("table").hidden and not by_id("table").classList.contains("finished")
+                and not document.querySelector("dialog[open]"))  # a JS null is not None
+
+    def refresh(self):
+        match = self.shell.match
+        box, undo, speed = by_id("table-tools"), by_id("undo"), by_id("speed")
+        if not box:
+            return
+        live = (match is not None and not match.state.is_terminal()
+                and getattr(self.shell, "replay", None) is None)
+        show(undo, live and match.undo_allowed)
+        undo.disabled = not self.can_undo()
+        show(speed.parentNode, live and bool(self.shell.bots))
+        show(box, not (undo.hidden and speed.parentNode.hidden))
+
+    def adopt(self, match):
+        """A new match (or one resumed, or caught up from another tab)."""
+        self.texts, self.uis = {}, {}
+        self.pending = self.confirmed = None
+
+    # --- hooks around a player's action (shell.play) ------------------------------------
+
+    def hold(self, action):
+        """Before a person's action: True if it waits for a confirmation (the dialog is
+        open); else remember the page's state to give it back if the action is taken back."""
+        shell, match = self.shell, self.shell.match
+        ply = len(match.history)
+        if self.confirmed is action:
+            self.confirmed = None
+        else:
+            question = self._question(match.state, action)
+            if question:
+                self._open_confirm(action, ply, question)
+                return True
+        self.uis[ply] = shell.view.ui_state()
+        return False
+
+    def played(self, ply, text):
+        """After an action is applied and announced (`ply`: its index in the history)."""
+        self.texts[ply] = text
+        for old in [k for k in self.texts if k < ply - 40]:
+            self.texts.pop(old, None)
+            self.uis.pop(old, None)
+        self.refresh()
+
+    def _question(self, state, action):
+        hook = getattr(self.shell.view, "confirm_text", None)
+        if hook is None or not self.prefs()["confirm_zero"]:
+            return None
+        try:
+            return hook(state, action)
+        except Exception:
+            return None  # a question must never stop a move
+
+    # --- Annuler ------------------------------------------------------------------------
+
+    def undo(self):
+        shell = self.shell
+        if not self.can_undo() or shell._stale():
+            return
+        match = shell.match
+        ply = len(match.history) - 1
+        player = match.undo_player()
+        match.undo()
+        shell.generation += 1  # a computer's move chosen for the position taken back never plays
+        shell._close_advice()
+        shell.view.adopt(match)  # per-match drawings (journals, last move) follow the history
+        ui = self.uis.pop(ply, None)
+        if ui:
+            shell.view.restore_ui(ui)
+        shell.save()
+        shell.show_table()
+        name = match.players[player].name
+        text = self.texts.pop(ply, None)
+        shell.announce(f"{name} reprend sa décision : {text}" if text else f"{name} reprend sa décision.")
+        self.refresh()
+        shell.view.focus()
+        shell.schedule_bots()
+
+    # --- keys ---------------------------------------------------------------------------
+
+    def on_key(self, event):
+        """U or Ctrl+Z (Cmd+Z): Annuler. True if the key was used."""
+        key = event.key
+        plain = not (event.ctrlKey or event.metaKey or event.altKey)
+        if not ((key in ("u", "U") and plain) or (
+                key in ("z", "Z") and (event.ctrlKey or event.metaKey)
+                and not event.altKey and not event.shiftKey)):
+            return False
+        target = event.target
+        if getattr(target, "tagName", "") in EDITABLE or getattr(target, "isContentEditable", False):
+            return False  # the field's own undo
+        if by_id("table").hidden or document.querySelector("dialog[open]"):
+            return False
+        event.preventDefault()
+        if self.can_undo():
+            self.undo()
+        elif self.shell.match and self.shell.match.undo_allowed and not self.shell.match.state.is_terminal():
+            self.shell.announce("Rien à reprendre : la dernière décision est jouée.")
+        return True
+
+    # --- the computer's speed -------------------------------------------------------------
+
+    def _on_speed(self, event):
+        value = event.target.value
+        if value in prefs.PACE_MS:
+            self.set_pref("pace", value)
+            self.shell.pace = prefs.PACE_MS[value] / 1000
+
+    # --- the confirmation dialog ------------------------------------------------------------
+
+    def _open_confirm(self, action, ply, question):
+        if isinstance(question, (tuple, list)):
+            question, accept = question[0], question[1]
+        else:
+            accept = "Confirmer"
+        self.pending = (action, ply, self.shell.generation)
+        by_id("confirm-text").textContent = str(question)
+        by_id("confirm-accept").textContent = str(accept)
+        by_id("confirm-title").textContent = str(accept) + " ?"
+        by_id("confirm-off").checked = False
+        self.focus_back = document.activeElement
+        by_id("confirm").showModal()
+        by_id("confirm-cancel").focus()
+        self.refresh()
+
+    def _close_confirm(self, accepted):
+        dialog = by_id("confirm")
+        pending, self.pending = self.pending, None
+        if by_id("confirm-off").checked:
+            self.set_pref("confirm_zero", False)
+        if dialog.open:
+            dialog.close()
+        back = self.focus_back
+        self.focus_back = None
+        shell = self.shell
+        if not accepted or pending is None:
+            shell.announce("Rien n'est inscrit.")
+            if back and back.isConnected and not back.disabled:
+                back.focus()
+            self.refresh()
+            return
+        action, ply, generation = pending
+        match = shell.match
+        if match is None or generation != shell.generation or ply != len(match.history):
+            self.refresh()
+            return  # the game moved on meanwhile (another tab)
+        self.confirmed = action
+        shell.play(action)
+        if self.confirmed is action:  # not played after all (e.g. another tab)
+            self.confirmed = None
+
+    def _on_dialog_cancel(self, event):
+        event.preventDefault()
+        self._close_confirm(False)
+
+    def _on_dialog_click(self, event):
+        """A click on the backdrop (outside the dialog's box) cancels."""
+        dialog = by_id("confirm")
+        if getattr(event.target, "id", "") != "confirm":
+            return
+        box = dialog.getBoundingClientRect()
+        if not (box.left <= event.clientX <= box.right and box.top <= event.clientY <= box.bottom):
+            self._close_confirm(False)

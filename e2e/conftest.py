@@ -12,7 +12,9 @@ drive headless Chromium through pytest-playwright (sync API).
 * ``request_log``: records every request of the test's browser context; it
   fails the test at teardown if one left 127.0.0.1/localhost, and
   ``request_log.assert_all_local()`` checks it at any point;
-* ``screenshot(page, name)``: PNG under e2e/artifacts/.
+* ``screenshot(page, name)``: PNG under e2e/artifacts/;
+* every test with a browser context plays as a player who turned off the question before
+  a 0 (``NO_ZERO_QUESTION``), unless it stores its own ``pygames:prefs`` first.
 """
 
 from __future__ import annotations
@@ -68,3 +70,18 @@ def request_log(context):
 @pytest.fixture
 def screenshot():
     return siteharness.screenshot
+
+
+#: A new player is asked before a 0 is written while another box would score
+#: (web/app/table_tools.py). The tests play as a player who turned that off, unless they
+#: store their own preferences first (e2e/test_page_undo.py tests the question itself).
+NO_ZERO_QUESTION = """try {
+    if (localStorage.getItem('pygames:prefs') === null)
+        localStorage.setItem('pygames:prefs', '{"confirm_zero":false}');
+} catch (e) {}"""
+
+
+@pytest.fixture(autouse=True)
+def _no_zero_question(request):
+    if "context" in request.fixturenames:
+        request.getfixturevalue("context").add_init_script(NO_ZERO_QUESTION)

@@ -1,0 +1,385 @@
+"""The Statistiques dialog of every game page, and the recording of each finished game.
+
+The figures come from web/app/stats.py (pure, unit-tested); this module reads and writes
+its store (`stats.STATS_KEY`, one for the whole site), records a game when the shell
+shows its end screen, and draws the dialog: per ruleset of this page's game, the games
+played, each name's wins, best and average scores, what the view counts as highlights
+(its optional `highlights(match)` hook, e.g. {"Yams": 2}), a chart of the scores (SVG
+built node by node, with a text alternative) and the last games; export, import and
+clear.  Nothing here may stop a game: a store it cannot read is set aside (as the shell
+does for any stored value) with a French notice, and a store it cannot write leaves the
+end screen as it is, with a note.
+
+View hooks (optional): `highlights(match)` → {label: count} for a finished game (e.g.
+{"Yams réalisés": 2}, summed over the games of a ruleset);
+`stats_value(score)` → the number a player reads for a game score (the 421 counts tokens,
+fewer is better: its scores are minus the tokens) and `stats_unit` (e.g. "jetons").
+"""
+
+import asyncio
+
+import stats
+from dom import by_id, clear, el, on, show, storage
+from guard import BadStored, read_json, short
+from pyscript import document, window
+from pyscript.ffi import to_js
+
+SVG = "http://www.w3.org/2000/svg"
+CHART_W, CHART_H, CHART_TOP, CHART_BOTTOM = 320, 130, 16, 22
+
+
+def svg(tag, **attrs):
+    node = document.createElementNS(SVG, tag)
+    for name, value in attrs.items():
+        node.setAttribute(name.rstrip("_").replace("_", "-"), str(value))
+    return node
+
+
+class StatsView:
+    def __init__(self, shell):
+        self.shell = shell
+        self.dialog = None
+
+    # --- start-up ---------------------------------------------------------------------
+
+    def bind(self):
+        """Wire the dialog (if the page has one) and check the store at once, so that a
+        corrupt one is reported and replaced before anything needs it."""
+        opener = by_id("open-stats")
+        self.dialog = by_id("stats") or None  # (a missing node is a JS null, falsy, not None)
+        if not opener or not self.dialog:
+            self.dialog = None
+            return  # the embed page keeps no statistics
+        on(opener, "click", lambda e: self.open())
+        on(by_id("stats-export"), "click", lambda e: self.export())
+        on(by_id("stats-clear"), "click", lambda e: self.clear_all())
+        on(by_id("stats-import"), "change", self._on_import)
+        on(by_id("stats-trouble-ok"), "click", lambda e: show(by_id("stats-trouble"), False))
+        again = by_id("again")
+        if again and not by_id("end-stats"):
+            button = el("button", "Statistiques", "ghost", type="button", id="end-stats",
+                        aria_haspopup="dialog")
+            again.parentNode.appendChild(button)
+            on(button, "click", lambda e: self.open())
+        try:
+            self.read()
+        except Exception:
+            pass  # never in the way of a game
+
+    def read(self):
+        """The store; a corrupt one is set aside, reported, and an empty one is used."""
+        raw = storage.get(stats.STATS_KEY)
+        try:
+            return stats.load(raw)
+        except BadStored as err:
+            why = str(err)
+        except Exception:
+            why = "valeur illisible"
+        self.shell.set_aside(stats.STATS_KEY, raw)
+        self._trouble(f"Les statistiques enregistrées étaient illisibles ({short(why, 120)}) : "
+                      "elles ont été mises de côté et repartent de zéro.")
+        return stats.empty()
+
+    def write(self, store):
+        return storage.set(stats.STATS_KEY, stats.dumps(store))
+
+    def _trouble(self, text):
+        box = by_id("stats-trouble")
+        if not box:
+            return
+        by_id("stats-trouble-text").textContent = text
+        show(box, True)
+        if self.dialog is not None and self.dialog.open:
+            self._notice(text)
+
+    # --- recording (the shell's end screen) -----------------------------------------
+
+    def record(self, match):
+        """Count a finished game once; never raises (the end screen is already drawn)."""
+        if self.dialog is None:
+            return
+        try:
+            self._record(match)
+        except Exception as err:  # the game is over and shown: statistics are a bonus
+            self._end_note(f"Cette partie n'a pas pu être comptée dans les statistiques ({short(str(err), 80)}).")
+
+    def _record(self, match):
+        view = self.shell.view
+        scores = match.state.scores()
+        texts = []
+        for p, score in enumerate(scores):
+            try:
+                texts.append(view.score_text(p, score))
+            except Exception:
+                texts.append(str(score))
+        hook = getattr(view, "highlights", None)
+        marks = {}
+        if hook is not None:
+            try:
+                marks = {str(k): int(v) for k, v in (hook(match) or {}).items()}
+            except Exception:
+                marks = {}
+        args = stats.from_match(match, str(window.Date.new().toISOString()), texts, marks)
+        store, added = stats.record_match(self.read(), **args)
+        if not added:
+            self._end_note(None)
+            return
+        if self.write(store):
+            self._end_note(None)
+            if self.dialog.open:
+                self.render()
+        else:
+            self._end_note("Cette partie n'a pas pu être ajoutée aux statistiques : la mémoire "
+                           "de ce site dans le navigateur est pleine.")
+
+    def _end_note(self, text):
+        note = by_id("stats-end-note")
+        if not note:
+            ranking = by_id("ranking")
+            if not ranking:
+                return
+            note = el("p", None, "hint", id="stats-end-note")
+            ranking.parentNode.insertBefore(note, ranking.nextSibling)
+        note.textContent = text or ""
+        show(note, bool(text))
+
+    # --- the dialog -------------------------------------------------------------------
+
+    def open(self):
+        self._notice(None)
+        show(by_id("stats-trouble"), False)
+        self.render()
+        if not self.dialog.open:
+            self.dialog.showModal()
+
+    def _notice(self, text):
+        note = by_id("stats-notice")
+        note.textContent = text or ""
+        show(note, bool(text))
+
+    def render(self):
+        store = self.read()
+        body = by_id("stats-body")
+        clear(body)
+        family = self.shell.family
+        counted = False
+        for game in family.games:
+            summary = stats.summary(store, game.id)
+            section = el("section", None, "stats-ruleset", aria_label=game.title)
+            if len(family.games) > 1 or summary is None:
+                section.appendChild(el("h3", game.title))
+            if summary is None:
+                if len(family.games) > 1:
+                    section.appendChild(el("p", "Aucune partie terminée.", "hint"))
+                    body.appendChild(section)
+                continue
+            counted = True
+            self._ruleset(section, game, summary, store)
+            body.appendChild(section)
+        if not counted:
+            body.insertBefore(el("p", "Aucune partie terminée pour l'instant sur cet appareil : "
+                                      "les parties finies s'ajoutent ici.", "hint"), body.firstChild)
+        self._history(body, store)
+        by_id("stats-clear").disabled = stats.is_empty(store)
+
+    def _value(self, score):
+        hook = getattr(self.shell.view, "stats_value", None)
+        return hook(score) if hook else score
+
+    def _fmt(self, score):
+        return stats.french_number(None if score is None else self._value(score))
+
+    def _ruleset(self, section, game, summary, store):
+        unit = getattr(self.shell.view, "stats_unit", "points")
+        facts = el("dl", None, "stats-facts")
+        items = [("Parties jouées", str(summary["played"])),
+                 (f"Meilleur score ({unit})", self._fmt(summary["best"])),
+                 (f"Score moyen ({unit})", self._fmt(summary["average"]))]
+        items += [(label, str(n)) for label, n in summary["highlights"].items()]
+        for term, value in items:
+            box = el("div")
+            box.appendChild(el("dt", term))
+            box.appendChild(el("dd", value))
+            facts.appendChild(box)
+        section.appendChild(facts)
+        # Each name's line.
+        table = el("table", None, "stats-players")
+        table.appendChild(el("caption", f"Joueurs — {game.title}"))
+        head = el("tr")
+        for text in ("Joueur", "Parties", "Victoires", "Meilleur", "Moyenne"):
+            head.appendChild(el("th", text, scope="col"))
+        thead = el("thead")
+        thead.appendChild(head)
+        table.appendChild(thead)
+        tbody = el("tbody")
+        for p in summary["players"]:
+            row = el("tr")
+            cell = el("th", None, scope="row")
+            cell.appendChild(el("bdi", p["name"], "name"))
+            row.appendChild(cell)
+            for value in (str(p["played"]), str(p["wins"]), self._fmt(p["best"]), self._fmt(p["average"])):
+                row.appendChild(el("td", value))
+            tbody.appendChild(row)
+        table.appendChild(tbody)
+        wrap = el("div", None, "stats-scroll")
+        wrap.appendChild(table)
+        section.appendChild(wrap)
+        scores = store["rulesets"][game.id]["scores"]
+        section.appendChild(self._chart(game, [self._value(s) for s in scores], unit))
+
+    def _chart(self, game, values, unit):
+        """Bars of the score distribution; the figure's text (and a table) say the same."""
+        bins = stats.histogram(values)
+        figure = el("figure", None, "stats-chart")
+        label = (f"Répartition des {len(values)} derniers scores ({unit}) — {game.title}"
+                 if len(values) > 1 else f"Répartition des scores ({unit}) — {game.title}")
+        caption = el("figcaption", label)
+        words = "; ".join(f"{self._range(lo, hi)} : {n}" for lo, hi, n in bins)
+        top = max((n for _, _, n in bins), default=1) or 1
+        drawing = svg("svg", viewBox=f"0 0 {CHART_W} {CHART_H}", role="img",
+                      aria_label=f"{label}. {words}.", focusable="false")
+        drawing.setAttribute("class", "chart")
+        title = svg("title")
+        title.textContent = f"{label}. {words}."
+        drawing.appendChild(title)
+        step = CHART_W / max(1, len(bins))
+        usable = CHART_H - CHART_TOP - CHART_BOTTOM
+        drawing.appendChild(svg("line", x1=0, x2=CHART_W, y1=CHART_H - CHART_BOTTOM,
+                                y2=CHART_H - CHART_BOTTOM, class_="axis"))
+        for i, (lo, hi, n) in enumerate(bins):
+            h = round(usable * n / top, 1)
+            x = round(i * step + step * 0.12, 1)
+            base = CHART_H - CHART_BOTTOM
+            drawing.appendChild(svg("rect", x=x, y=round(base - h, 1), width=round(step * 0.76, 1),
+                                    height=h, class_="bar"))
+            count = svg("text", x=round(x + step * 0.38, 1), y=round(base - h - 3, 1), class_="count")
+            count.textContent = str(n)
+            drawing.appendChild(count)
+            tick = svg("text", x=round(x + step * 0.38, 1), y=CHART_H - 6, class_="tick")
+            tick.textContent = stats.french_number(lo)
+            drawing.appendChild(tick)
+        figure.appendChild(drawing)
+        figure.appendChild(caption)
+        # The same figures as a table, for whoever prefers to read them.
+        details = el("details", None, "stats-chart-table")
+        details.appendChild(el("summary", "Voir les chiffres"))
+        table = el("table")
+        head = el("tr")
+        head.appendChild(el("th", f"Score ({unit})", scope="col"))
+        head.appendChild(el("th", "Nombre", scope="col"))
+        table.appendChild(head)
+        for lo, hi, n in bins:
+            row = el("tr")
+            row.appendChild(el("td", self._range(lo, hi)))
+            row.appendChild(el("td", str(n)))
+            table.appendChild(row)
+        details.appendChild(table)
+        figure.appendChild(details)
+        return figure
+
+    @staticmethod
+    def _range(lo, hi):
+        return stats.french_number(lo) if lo == hi else f"de {stats.french_number(lo)} à {stats.french_number(hi)}"
+
+    def _history(self, body, store):
+        games = stats.recent(store, self.shell.family.id)
+        if not games:
+            return
+        titles = {g.id: g.title for g in self.shell.family.games}
+        section = el("section", None, "stats-history")
+        section.appendChild(el("h3", "Dernières parties"))
+        listing = el("ol", None, "stats-games")
+        for entry in games:
+            item = el("li")
+            when = window.Date.new(entry["date"])
+            item.appendChild(el("time", str(when.toLocaleString("fr-FR", to_js({"dateStyle": "short", "timeStyle": "short"}))), "when",
+                                datetime=entry["date"]))
+            if len(titles) > 1:
+                item.appendChild(el("span", titles.get(entry["game"], entry["game"]), "rules"))
+            players = el("span", None, "players")
+            for i, p in enumerate(entry["players"]):
+                if i:
+                    players.appendChild(document.createTextNode(", "))
+                players.appendChild(el("bdi", p["name"], "name"))
+                players.appendChild(document.createTextNode(f" {p['text']}"))
+            item.appendChild(players)
+            if entry["winners"]:
+                who = el("span", None, "winner")
+                who.appendChild(document.createTextNode(
+                    "Égalité : " if entry["draw"] else ("Gagnant : " if len(entry["winners"]) == 1 else "Gagnants : ")))
+                for i, name in enumerate(entry["winners"]):
+                    if i:
+                        who.appendChild(document.createTextNode(", "))
+                    who.appendChild(el("bdi", name, "name"))
+                item.appendChild(who)
+            listing.appendChild(item)
+        section.appendChild(listing)
+        body.appendChild(section)
+
+    # --- export, import, clear --------------------------------------------------------
+
+    def export(self):
+        store = self.read()
+        text = stats.dumps(store, indent=1)
+        blob = window.Blob.new([text], {"type": "application/json"})
+        url = window.URL.createObjectURL(blob)
+        link = el("a", None, href=url, download="pygames-statistiques.json")
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+        window.setTimeout(lambda: window.URL.revokeObjectURL(url), 1000)
+        self._notice("Statistiques exportées dans le fichier pygames-statistiques.json.")
+        self.shell.announce("Statistiques exportées.")
+
+    def clear_all(self):
+        store = self.read()
+        if stats.is_empty(store):
+            return
+        if not window.confirm("Effacer toutes les statistiques et l'historique de ce site "
+                              "sur cet appareil ?"):
+            return
+        if self.write(stats.cleared(store)):
+            self.render()
+            self._notice("Statistiques effacées.")
+        else:
+            self._notice("Les statistiques n'ont pas pu être effacées.")
+        self.shell.announce(by_id("stats-notice").textContent)
+
+    def _on_import(self, event):
+        files = event.target.files
+        if files and files.length:
+            asyncio.ensure_future(self._import(files.item(0), event.target))
+
+    async def _import(self, file, field):
+        try:
+            try:
+                if file.size > stats.MAX_TEXT:
+                    raise stats.BadStats("fichier trop grand")
+                value = read_json(await file.text(), stats.MAX_TEXT, stats.MAX_DEPTH)
+                current = self.read()
+                new = stats.imported(current, value)
+            except BadStored as err:
+                raise stats.BadStats(str(err)) from None
+            except stats.BadStats:
+                raise
+            except Exception:
+                raise stats.BadStats("fichier illisible") from None
+        except stats.BadStats as err:
+            self._notice(f"Ce fichier n'a pas pu être importé ({short(str(err), 120)}) : "
+                         "les statistiques n'ont pas changé.")
+            self.shell.announce(by_id("stats-notice").textContent)
+            field.value = ""
+            return
+        field.value = ""
+        if not stats.is_empty(current) and not window.confirm(
+                "Remplacer les statistiques de cet appareil par celles du fichier ?"):
+            self._notice("Import annulé : les statistiques n'ont pas changé.")
+            return
+        if self.write(new):
+            self.render()
+            self._notice("Statistiques importées.")
+        else:
+            self._notice("Les statistiques n'ont pas pu être enregistrées : la mémoire de ce "
+                         "site dans le navigateur est pleine.")
+        self.shell.announce(by_id("stats-notice").textContent)
+

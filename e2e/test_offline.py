@@ -163,16 +163,19 @@ def own_site(site_copy):
 def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
     sw_js = (dist_dir / "sw.js").read_text()
     entries = precache_entries(sw_js)
-    # The list is the directory: every file but sw.js itself, the empty .nojekyll and the
-    # expert's tables, which are cached when a game first needs one.
+    # The list is the directory: every file but sw.js itself, the empty .nojekyll, the
+    # expert's tables, which are cached when a game first needs one, and the complete game
+    # files' archive, which no page loads (each game page has its own, all precached).
     tables = {f for f in site_files(dist_dir) if f.startswith("tables/")}
     assert tables and all(f.endswith(".bin") for f in tables)
-    assert set(entries) == site_files(dist_dir) - {"sw.js", ".nojekyll"} - tables
-    assert "pygames-tables" in sw_js and "networkTimeoutSeconds:5" in sw_js
     names = siteharness.runtime_names(dist_dir)
+    assert set(entries) == site_files(dist_dir) - {"sw.js", ".nojekyll", names["package"]} - tables
+    assert "pygames-tables" in sw_js and "networkTimeoutSeconds:5" in sw_js
     pyodide = siteharness.PYODIDE_DIR
+    pages = set(names["pages"].values())
+    assert len(pages) == len(build.page_roots()) >= 4
     for big in (f"{pyodide}/pyodide.asm.wasm", f"{pyodide}/{names['stdlib']}",
-                f"{pyodide}/{names['snapshot']}", names["package"],
+                f"{pyodide}/{names['snapshot']}", *pages,
                 "index.html", "yams.html", "manifest.webmanifest", "build-info.json"):
         assert big in entries
     # Files named after their content or their pinned version are precached without a
@@ -181,7 +184,7 @@ def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
     unrevisioned = set(re.findall(r'url:"([^"]+)",revision:null', sw_js))
     assert unrevisioned == {e for e in entries if e.startswith("vendor/") or re.search(
         r"-[0-9a-f]{16}\.(zip|tar\.gz|bin\.gz)$", e)}, unrevisioned ^ set(entries)
-    assert {f"{pyodide}/pyodide.asm.wasm", names["package"]} <= unrevisioned
+    assert {f"{pyodide}/pyodide.asm.wasm", *pages} <= unrevisioned
     assert not {"yams.html", "pyscript.json", "js/pyodide-fast.mjs"} & unrevisioned
     # The workbox runtime is inlined: nothing is imported, no other host is named (the one URL
     # left is a documentation link inside a console warning).
@@ -240,7 +243,7 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     # Pyodide fetched its own runtime files: they came from the precache.
     loaded = {u.rsplit("/", 1)[-1] for u in log.urls}
     names = siteharness.runtime_names(site_copy)
-    assert {"pyodide.asm.wasm", names["package"]} <= loaded, loaded
+    assert {"pyodide.asm.wasm", names["pages"]["yams"]} <= loaded, loaded
     # ...and Python was restored from the memory snapshot (inflated at the visit before).
     boot = page.evaluate("window.pygamesBoot")
     assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "inflated", boot
@@ -254,6 +257,36 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     assert page.locator('.game-card[data-family="yams"] a.play-link').is_visible()
     log.assert_all_local()
     print(f"\nfirst visit: {first_visit} requests to the server; second visit: 0 (+ sw.js check)")
+    context.close()
+
+
+def test_every_page_and_embed_page_starts_offline_with_its_own_files(browser, own_site, site_copy):
+    """One visit of one game page, then offline: every game page and every embed page starts,
+    each with its own game files (pygames-<id>-<hash>.tar.gz, precached though never loaded
+    online) and the one memory snapshot."""
+    server, url = own_site
+    expected = len(precache_entries((site_copy / "sw.js").read_text()))
+    names = siteharness.runtime_names(site_copy)
+    context = browser.new_context()
+    log = siteharness.RequestLog().attach(context)
+    page = context.new_page()
+    page.goto(url + "yams.html?fresh=1&pace=0")
+    wait_ready(page)
+    wait_sw(page, expected)
+    reload_and_wait(page)  # now the worker's
+    siteharness.stop_site(server)
+    context.set_offline(True)
+    for family, archive in names["pages"].items():
+        for path in (f"{family}.html", f"embed-{family}.html"):
+            log.clear()
+            page.goto(f"{url}{path}?fresh=1&pace=0&seed=off")
+            wait_ready(page)
+            boot = page.evaluate("window.pygamesBoot")
+            assert boot["archive"] == archive and boot["mode"] == "snapshot", (path, boot)
+            assert [u.rsplit("/", 1)[-1] for u in log.matching(r"/pygames-[^/]*\.tar\.gz$")] == [
+                archive], path
+            assert not log.failures, (path, log.failures)
+    log.assert_all_local()
     context.close()
 
 

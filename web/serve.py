@@ -19,11 +19,16 @@ Usage::
   is the body of 404 answers.
 * ``--prefix /pygames/`` serves the site under that sub-path, as for a GitHub
   Pages *project* site; anything outside the prefix is a 404.
+* ``--gzip`` compresses as GitHub Pages does: ``Content-Encoding: gzip`` (and
+  ``Vary: Accept-Encoding``) for the text types (HTML, CSS, JavaScript, JSON,
+  SVG, plain text, XML, the manifest) and WebAssembly, when the browser accepts
+  gzip; images, archives and fonts go as they are.  Off by default (the tests
+  and benchmarks count the bytes of the files themselves).
 
 As a library (used by the e2e tests and the benchmarks)::
 
     from serve import start_server
-    server, base_url = start_server("dist", prefix="/pygames/")
+    server, base_url = start_server("dist", prefix="/pygames/")  # gzip=True: compressed
     ...  # base_url == "http://127.0.0.1:<free port>/pygames/"
     server.shutdown(); server.server_close()
 """
@@ -33,6 +38,7 @@ from __future__ import annotations
 import argparse
 import email.utils
 import functools
+import gzip
 import io
 import http.server
 import os
@@ -84,6 +90,10 @@ MIME_TYPES = {
     "": "application/octet-stream",
 }
 
+#: What GitHub Pages sends gzip-compressed (to a browser that accepts it).
+GZIP_TYPES = ("text/", "application/javascript", "application/json", "application/manifest+json",
+              "application/xml", "image/svg+xml", "application/wasm")
+
 
 def normalise_prefix(prefix: str | None) -> str:
     """``None``/``""``/``"/"`` -> ``"/"``; ``"pygames"`` -> ``"/pygames/"``."""
@@ -107,6 +117,10 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     prefix = "/"
     cache_control: str | None = PAGES_CACHE_CONTROL
     quiet = False
+    #: Compress the text types with gzip as GitHub Pages does (see GZIP_TYPES).
+    gzip = False
+    #: Compressed bodies: (file path, mtime, size) -> gzip bytes, shared by the handlers.
+    _gzipped: dict = {}
     #: In-memory files (site-relative path -> bytes) served as if they were in
     #: the directory; used by tests for throw-away pages on the same origin.
     extra_files: dict[str, bytes] = {}
@@ -135,10 +149,15 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if served is not None:
             served.append(site_path)  # list.append is atomic: safe across threads
         extra = self.extra_files.get(site_path.lstrip("/"))
+        self._gzip_body = None
         if extra is not None:
             body = self._send_bytes(extra, self.guess_type(site_path))
         else:
+            self._gzip_body = self._compressed(self.translate_path(self.path))
             body = super().send_head()
+            if self._gzip_body is not None and body is not None and not isinstance(body, io.BytesIO):
+                body.close()  # the headers announced the compressed body: send that
+                body = io.BytesIO(self._gzip_body)
         sent = getattr(self.server, "sent", None)
         if sent is not None:
             if body is None:
@@ -149,6 +168,38 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
                 size = os.fstat(body.fileno()).st_size
             sent.append((site_path, getattr(self, "_status", 0), size, time.monotonic()))
         return body
+
+    def _compressed(self, path: str) -> bytes | None:
+        """The gzip body of the file at *path*, when this server compresses and the
+        browser accepts it; else None (the file goes as it is)."""
+        if not self.gzip or self.command not in ("GET", "HEAD"):
+            return None
+        accepted = [part.split(";")[0].strip().lower()
+                    for part in self.headers.get("Accept-Encoding", "").split(",")]
+        if "gzip" not in accepted:
+            return None
+        if os.path.isdir(path):
+            path = os.path.join(path, "index.html")
+        if not self.guess_type(path).startswith(GZIP_TYPES):
+            return None
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        key = (path, stat.st_mtime_ns, stat.st_size)
+        body = self._gzipped.get(key)
+        if body is None:
+            with open(path, "rb") as f:
+                body = gzip.compress(f.read(), compresslevel=6, mtime=0)
+            self._gzipped[key] = body
+        return body
+
+    def send_header(self, keyword, value) -> None:
+        if (getattr(self, "_gzip_body", None) is not None and keyword.lower() == "content-length"
+                and getattr(self, "_status", 0) == 200):
+            value = str(len(self._gzip_body))
+            super().send_header("Content-Encoding", "gzip")
+        super().send_header(keyword, value)
 
     def _send_bytes(self, body: bytes, content_type: str):
         self.send_response(200)
@@ -185,6 +236,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         if self.cache_control and getattr(self, "_status", 200) in (200, 304):
             self.send_header("Cache-Control", self.cache_control)
+        if self.gzip and getattr(self, "_status", 200) in (200, 304):
+            self.send_header("Vary", "Accept-Encoding")
         super().end_headers()
 
     def send_response(self, code, message=None) -> None:
@@ -192,6 +245,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         super().send_response(code, message)
 
     def send_error(self, code, message=None, explain=None) -> None:
+        self._gzip_body = None  # an error page goes as it is
         page = Path(self.directory) / "404.html"
         if code == 404 and page.is_file() and self.command != "HEAD":
             body = page.read_bytes()
@@ -210,10 +264,12 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
 def make_handler(directory: str | os.PathLike = DEFAULT_DIR, prefix: str | None = "/",
                  cache_control: str | None = PAGES_CACHE_CONTROL, quiet: bool = False,
-                 extra_files: dict[str, bytes] | None = None):
-    """A handler class bound to *directory*, serving it under *prefix*."""
+                 extra_files: dict[str, bytes] | None = None, gzip: bool = False):
+    """A handler class bound to *directory*, serving it under *prefix* (gzip: compress
+    the text types as GitHub Pages does)."""
     attrs = {"prefix": normalise_prefix(prefix), "cache_control": cache_control, "quiet": quiet,
-             "extra_files": {k.lstrip("/"): v for k, v in (extra_files or {}).items()}}
+             "extra_files": {k.lstrip("/"): v for k, v in (extra_files or {}).items()},
+             "gzip": gzip, "_gzipped": {}}
     cls = type("BoundSiteHandler", (SiteHandler,), attrs)
     return functools.partial(cls, directory=os.fspath(directory))
 
@@ -240,16 +296,18 @@ class _Server(http.server.ThreadingHTTPServer):
 
 def start_server(directory: str | os.PathLike = DEFAULT_DIR, prefix: str | None = "/",
                  port: int = 0, cache_control: str | None = PAGES_CACHE_CONTROL,
-                 quiet: bool = True, extra_files: dict[str, bytes] | None = None):
+                 quiet: bool = True, extra_files: dict[str, bytes] | None = None,
+                 gzip: bool = False):
     """Start a ThreadingHTTPServer on 127.0.0.1 (a free port when *port* is 0)
     in a daemon thread.  Returns ``(server, base_url)``; ``base_url`` ends with
     the prefix, e.g. ``http://127.0.0.1:41234/pygames/``.  Stop it with
     ``server.shutdown(); server.server_close()``.  *extra_files* maps
-    site-relative paths to bytes served from memory (test pages)."""
+    site-relative paths to bytes served from memory (test pages); *gzip*
+    compresses the text types as GitHub Pages does."""
     directory = Path(directory)
     if not directory.is_dir():
         raise FileNotFoundError(f"{directory} does not exist: build the site first (make build)")
-    handler = make_handler(directory, prefix, cache_control, quiet, extra_files)
+    handler = make_handler(directory, prefix, cache_control, quiet, extra_files, gzip)
     server = _Server((HOST, port), handler)
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
@@ -266,12 +324,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cache", action="store_true",
                         help="send Cache-Control: no-cache (revalidate every time) instead of "
                              "GitHub Pages' max-age=600")
+    parser.add_argument("--gzip", action="store_true",
+                        help="compress the text types with gzip, as GitHub Pages does")
     args = parser.parse_args(argv)
     directory = Path(args.dir)
     if not directory.is_dir():
         sys.exit(f"serve.py: {directory} does not exist: run `make build` first")
     handler = make_handler(directory, args.prefix,
-                           "no-cache" if args.no_cache else PAGES_CACHE_CONTROL, quiet=False)
+                           "no-cache" if args.no_cache else PAGES_CACHE_CONTROL, quiet=False,
+                           gzip=args.gzip)
     with _Server((HOST, args.port), handler) as server:
         url = f"http://{HOST}:{server.server_address[1]}{normalise_prefix(args.prefix)}"
         print(f"Serving {directory} at {url} (Ctrl-C to stop)", flush=True)

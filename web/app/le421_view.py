@@ -22,6 +22,7 @@ import asyncio
 from dom import by_id, clear, el, on, show
 
 from pygames import GameError
+from pygames.core import Throw
 from pygames.dice import Roll
 from pygames.le421 import DICE, Stop, hand_info, hand_label
 
@@ -148,6 +149,22 @@ class View:
     def score_text(self, player, score):
         return plural(-score, "jeton")
 
+    # For the statistics (stats_view.py): a score is minus the tokens left, fewer is better.
+    stats_unit = "jetons"
+
+    @staticmethod
+    def stats_value(score):
+        return -score
+
+    def highlights(self, match):
+        """For the statistics: the throws that showed 4-2-1 in a finished game."""
+        state, thrown = match.game.new_state(match.players, match.options, match.start), 0
+        for action in match.history:
+            state = state.apply(action)
+            if isinstance(action, Throw) and not state.rolling and sorted(state.dice) == [1, 2, 4]:
+                thrown += 1
+        return {"421 obtenus": thrown}
+
     def before_chance(self, before, action):
         """Called once an action is applied, before the dice land."""
         self.last_rolled = self.match.state.rolling
@@ -159,6 +176,8 @@ class View:
             self.held = set(places)
             self.held_for = self._hand_id(state)
             self.render()
+            self.shell.announce(f"{self.names[state.current_player()]} garde "
+                                f"{' '.join(map(str, action.keep))}.")
             await asyncio.sleep(pause)
             return Roll(action.keep, places)
         return action
@@ -178,8 +197,14 @@ class View:
                 text += f" À {self.names[nxt]} de lancer."
         return text
 
+    def joy(self, before, action, after):
+        """A moment of joy (the shell's hook): the 421 thrown."""
+        if isinstance(action, Roll) and self.match.history:
+            if sorted(landed(before, action, self.match.history[-1])) == [1, 2, 4]:
+                return "421 !"
+        return None
+
     def on_key(self, event):
-        target = event.target
         key = event.key
         if key in ("1", "2", "3"):
             event.preventDefault()
@@ -189,9 +214,7 @@ class View:
             if self._can_stop():
                 self.shell.play(Stop())
         elif key in (" ", "Enter", "Spacebar"):
-            is_die = target.hasAttribute("data-die")
-            if target.tagName in ("BUTTON", "SUMMARY", "A") and not is_die:
-                return  # the focused control handles its own key
+            # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
             event.preventDefault()
             if self._can_roll():
                 self.shell.play_text(by_id("roll").dataset.action)
@@ -454,7 +477,7 @@ class View:
                 label = f"Dé {place + 1} : {face}" + (", gardé" if is_held else "")
             die.setAttribute("aria-label", label)
             die.disabled = not keepable
-            if place in self.last_rolled:
+            if place in self.last_rolled and face:  # an empty slot never tumbles
                 die.classList.remove("rolling")
                 die.offsetWidth  # restart the animation
                 die.classList.add("rolling")

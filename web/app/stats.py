@@ -335,7 +335,8 @@ def french_number(x, decimals: int = 1) -> str:
     """A number as written in French: 12, 12,5, -3,3."""
     if x is None:
         return "—"
-    if isinstance(x, int) or float(x).is_integer():
+    x = round(x, decimals)
+    if float(x).is_integer():
         return str(int(x))
     return f"{x:.{decimals}f}".replace(".", ",")
 

@@ -221,7 +221,9 @@ class StatsView:
                 row.appendChild(el("td", value))
             tbody.appendChild(row)
         table.appendChild(tbody)
-        wrap = el("div", None, "stats-scroll")
+        # Scrolls sideways on a narrow phone; focusable, so the keyboard can scroll it too.
+        wrap = el("div", None, "stats-scroll", tabindex="0", role="region",
+                  aria_label=f"Joueurs — {game.title}")
         wrap.appendChild(table)
         section.appendChild(wrap)
         scores = store["rulesets"][game.id]["scores"]
@@ -292,11 +294,11 @@ class StatsView:
         for entry in games:
             item = el("li")
             when = window.Date.new(entry["date"])
-            item.appendChild(el("time", str(when.toLocaleString("fr-FR", to_js({"dateStyle": "short", "timeStyle": "short"}))), "when",
+            item.appendChild(el("time", str(when.toLocaleString("fr-FR", to_js({"dateStyle": "short", "timeStyle": "short"}))), "stats-when",
                                 datetime=entry["date"]))
             if len(titles) > 1:
-                item.appendChild(el("span", titles.get(entry["game"], entry["game"]), "rules"))
-            players = el("span", None, "players")
+                item.appendChild(el("span", titles.get(entry["game"], entry["game"]), "stats-rules"))
+            players = el("span", None, "stats-scores")
             for i, p in enumerate(entry["players"]):
                 if i:
                     players.appendChild(document.createTextNode(", "))
@@ -304,7 +306,7 @@ class StatsView:
                 players.appendChild(document.createTextNode(f" {p['text']}"))
             item.appendChild(players)
             if entry["winners"]:
-                who = el("span", None, "winner")
+                who = el("span", None, "stats-winner")
                 who.appendChild(document.createTextNode(
                     "Égalité : " if entry["draw"] else ("Gagnant : " if len(entry["winners"]) == 1 else "Gagnants : ")))
                 for i, name in enumerate(entry["winners"]):

@@ -19,7 +19,12 @@ What ends up in the output directory:
   work (js/pyodide-fast.mjs does, before PyScript gets the interpreter: no
   ``files`` in pyscript.json); built as ``pygames.zip``, to which web/runtime/
   adds the bytecode of the start-up modules and of PyScript's own package, then
-  turns it into a reproducible .tar.gz named after its content;
+  turns it into a reproducible .tar.gz named after its content (used by the tests'
+  harness pages; no game page loads it, the service worker leaves it out);
+* ``pygames-<id>-<hash>.tar.gz`` for each game page: the part of those files that page
+  may import (:func:`page_roots`: the shell, its view, its game module and what they
+  import; not the other games, not the CLI); ``<html data-family>`` tells
+  js/pyodide-fast.mjs which one to write (``pages`` of its RUNTIME);
 * ``vendor/pyodide-<version>/``: the files of the ``pyodide`` npm package that
   a boot really requests (checked in headless Chromium, see below) but its
   standard library, replaced by the precompiled one of ``web/runtime/``
@@ -238,11 +243,6 @@ def _registry():
     return FAMILIES
 
 
-def family_pages() -> dict[str, str]:
-    """Every generated page: ``<id>.html`` and ``embed-<id>.html`` for each game of the
-    registry (web/templates/ + the game's web/games/<id>/table.html and rules.html), and
-    the home page with one card per game."""
-    from html import escape
 # --- the setup screen, written as plain HTML (usable before Python starts) ------------
 
 def _attr(name: str, value) -> str:
@@ -337,6 +337,11 @@ def setup_fields(family) -> dict[str, str]:
     }
 
 
+def family_pages() -> dict[str, str]:
+    """Every generated page: ``<id>.html`` and ``embed-<id>.html`` for each game of the
+    registry (web/templates/ + the game's web/games/<id>/table.html and rules.html), and
+    the home page with one card per game."""
+    from html import escape
 
     templates = WEB / "templates"
     game_t = (templates / "game.html").read_text(encoding="utf-8")
@@ -361,12 +366,12 @@ def setup_fields(family) -> dict[str, str]:
             "rules_title": escape(extra.get("rules_title", f"Règles : {family.title}")),
             "table": (folder / "table.html").read_text(encoding="utf-8").rstrip("\n"),
             "rules": (folder / "rules.html").read_text(encoding="utf-8").rstrip("\n"),
+            **setup_fields(family),
         }
         full = fill(game_t, values, f"{family.id}.html")
         pages[f"{family.id}.html"] = full
         embed = _INCLUDE.sub(lambda m: page_part(full, m.group(2), f"{family.id}.html"),
                              fill(embed_t, values, f"embed-{family.id}.html"))
-            **setup_fields(family),
         pages[f"embed-{family.id}.html"] = embed
         cards.append(
             f'      <li class="game-card" data-family="{values["id"]}">\n'
@@ -434,6 +439,15 @@ def zip_package(out: Path) -> Path:
             info.external_attr = 0o644 << 16
             zf.writestr(info, path.read_bytes())
     return dst
+
+
+def page_roots() -> dict[str, list[str]]:
+    """Each game page's first modules, from which web/runtime/ finds the game files the page
+    may import (runtime.page_entries): the shell, the game's view and its rules module."""
+    from pygames import GAME_MODULES
+
+    return {f.id: ["shell", f.view, f"{PACKAGE.name}.{GAME_MODULES[f.id]}"]
+            for f in _registry().values() if (WEB / "games" / f.id / "table.html").is_file()}
 
 
 def copy_pyodide(out: Path) -> list[Path]:
@@ -538,13 +552,13 @@ def early_snapshot_script(manifest: dict) -> str:
 
 def link_runtime(out: Path, manifest: dict) -> list[Path]:
     """Point the site at this build's content-named runtime files: the RUNTIME constant of
-    js/pyodide-fast.mjs (stdlib, package, snapshot), and the game pages' inline script that
+    js/pyodide-fast.mjs (stdlib, package, pages, snapshot), and the game pages' inline script that
     starts reading the snapshot.  Returns the files rewritten."""
     fast = out / "js" / "pyodide-fast.mjs"
     text = fast.read_text(encoding="utf-8")
     if text.count(RUNTIME_PLACEHOLDER) != 1:
         sys.exit(f"build.py: {fast.name} must hold `{RUNTIME_PLACEHOLDER}` exactly once")
-    names = {k: manifest[k] for k in ("stdlib", "package", "snapshot")}
+    names = {k: manifest[k] for k in ("stdlib", "package", "pages", "snapshot")}
     # The site loads no Pyodide package: an empty lock file (with the real one's "info",
     # which Pyodide checks) spares the page fetching and indexing its 357 entries.
     lock = json.loads((out / PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
@@ -645,7 +659,8 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     files += write_pages(out)
     package = zip_package(out)
     files += copy_pyodide(out)
-    built = runtime.build_runtime(out / PYODIDE_DIR, package_zip=package, quiet=quiet)
+    built = runtime.build_runtime(out / PYODIDE_DIR, package_zip=package, quiet=quiet,
+                                  pages=page_roots())
     files += built["files"]  # web/runtime/: stdlib, pygames-<hash>.tar.gz, snapshot
     files += link_runtime(out, built["manifest"])
     files += add_csp(out)

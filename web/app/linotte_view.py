@@ -312,7 +312,8 @@ class View:
             else:
                 big, sub = CELL_TEXT[kind]
                 face.appendChild(el("span", big, "big"))
-                if sub:
+                if sub:  # a space between the words (not drawn in the flex box): "Appel annoncé"
+                    face.appendChild(document.createTextNode(" "))
                     face.appendChild(el("span", sub, "sub"))
             cell.appendChild(face)
             cell.appendChild(el("span", None, "pawn", aria_hidden="true"))
@@ -399,6 +400,8 @@ class View:
                 cls += " preview"
             cell.className = cls
             text = f"{cell_name(i)}, {KIND_LABELS[kind]}"
+            if CELL_TEXT.get(kind, ("", ""))[1]:  # the name holds the cell's visible words
+                text += ", " + CELL_TEXT[kind][1]
             if owner != EMPTY:
                 text += f", pion {MARKS[owner]} de {names[owner]}"
                 if i in in_run:

@@ -1,0 +1,180 @@
+"""axe-core on every game page: the setup, a game in play on a human's turn, the Règles and
+Intégrer dialogs open, and the end screen; each at 320, 360 and 1280 px wide, in the light
+and the dark colour scheme.  Any violation of the WCAG 2.x A/AA rules or of axe's best
+practices fails the test, with the rule, its impact, the elements and axe's summary.
+
+axe-core is vendored from npm (package.json pins it exactly; ``npm ci`` installs it under
+node_modules/).  The pages' Content-Security-Policy allows no inline script that is not
+hashed, so ``page.add_script_tag`` (an inline <script>) is refused: the file's text is run
+with ``page.evaluate`` instead (DevTools evaluation, which a page's CSP does not govern).
+The page keeps its CSP: axe sees the page exactly as a visitor would.
+
+One page per game goes through the screens in turn (one Pyodide start for the setup, play
+and dialogs, one for the end screen, loaded from a finished record in localStorage).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import build
+from pygames import FAMILIES, DiceSampler, Match, Player
+from pygames.bots import RandomBot
+from pygames.core import play_out
+from test_game_pages import ENABLED, human_can_act, open_page, saved
+
+AXE_JS = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+PAGES = [f.id for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
+WIDTHS = (320, 360, 1280)
+HEIGHT = 740
+SCHEMES = ("light", "dark")
+#: WCAG 2.0, 2.1 and 2.2, levels A and AA, and axe's best practices.
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "best-practice"]
+
+#: Run axe once the page is still: finite animations and transitions over (a colour caught
+#: half-way through a transition would give a false contrast result), fonts loaded.
+RUN_AXE = """async (tags) => {
+    await document.fonts.ready;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const finite = document.getAnimations().filter(
+        (a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => null)));
+    const result = await axe.run(document, {
+        runOnly: {type: "tag", values: tags},
+        resultTypes: ["violations"],
+    });
+    return result.violations.map((v) => ({
+        id: v.id, impact: v.impact, help: v.help, url: v.helpUrl,
+        nodes: v.nodes.map((n) => ({
+            target: n.target.map((t) => Array.isArray(t) ? t.join(" >>> ") : t).join(" | "),
+            summary: (n.failureSummary || "").replace(/\\s+/g, " ").trim(),
+        })),
+    }));
+}"""
+
+
+def finished_record(family: str) -> dict:
+    """A finished game of the family's first ruleset (a person and the computer, random
+    moves, seeded dice), as the page saves it."""
+    game = FAMILIES[family].games[0]
+    names = ["Alice", "Ordi"][: max(game.min_players, min(2, game.max_players))]
+    players = [Player(n, "human" if i == 0 else "simple") for i, n in enumerate(names)]
+    match = play_out(Match(game, players, None, DiceSampler("a11y")), RandomBot("a11y"))
+    assert match.state.is_terminal()
+    return {"record": match.to_record(), "finished": True}
+
+
+class Audit:
+    """Runs axe on one page in every width and colour scheme; collects the violations."""
+
+    def __init__(self, page, family: str):
+        self.page = page
+        self.family = family
+        self.found: dict[tuple[str, str], dict] = {}  # (rule, target) -> details and where
+        self.runs = 0
+
+    def inject(self) -> None:
+        if not self.page.evaluate("typeof window.axe === 'object'"):
+            self.page.evaluate(AXE_JS.read_text(encoding="utf-8"))
+            assert self.page.evaluate("typeof window.axe.run === 'function'"), "axe-core did not load"
+
+    def check(self, screen: str) -> None:
+        self.inject()
+        for scheme in SCHEMES:
+            self.page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+            # The page's theme follows the system's (js/theme.js sets <html data-theme>).
+            self.page.wait_for_function(
+                """(s) => !document.documentElement.hasAttribute('data-theme-choice')
+                         || document.documentElement.dataset.theme === s""", arg=scheme, timeout=5000)
+            for width in WIDTHS:
+                self.page.set_viewport_size({"width": width, "height": HEIGHT})
+                for v in self.page.evaluate(RUN_AXE, TAGS):
+                    for node in v["nodes"]:
+                        entry = self.found.setdefault((v["id"], node["target"]), {
+                            "rule": v["id"], "impact": v["impact"], "help": v["help"],
+                            "url": v["url"], "target": node["target"],
+                            "summary": node["summary"], "where": []})
+                        entry["where"].append(f"{screen}/{scheme}/{width}")
+                self.runs += 1
+        self.page.emulate_media(color_scheme="light")
+        self.page.set_viewport_size({"width": 360, "height": HEIGHT})
+
+    def report(self) -> str:
+        """One entry per rule and set of places, with every element it was found on."""
+        groups: dict[tuple, list[dict]] = {}
+        for e in self.found.values():
+            groups.setdefault((e["rule"], tuple(e["where"])), []).append(e)
+        lines = [f"{len(self.found)} axe violation(s) on {self.family}.html "
+                 f"({self.runs} runs; where = screen/scheme/width):"]
+        for (rule, where), entries in sorted(groups.items()):
+            first = entries[0]
+            targets = sorted(e["target"] for e in entries)
+            lines.append(
+                f"- {rule} ({first['impact']}): {first['help']}\n"
+                f"    where: {', '.join(where)}\n"
+                f"    {len(targets)} element(s): {'; '.join(targets)}\n"
+                f"    {first['summary'][:500]}\n"
+                f"    {first['url']}")
+        return "\n".join(lines)
+
+
+def open_dialog(page, opener: str, dialog: str) -> None:
+    page.set_viewport_size({"width": 1280, "height": HEIGHT})  # phones may fold the tools away
+    page.click(opener)
+    page.wait_for_function("(id) => document.getElementById(id).open", arg=dialog)
+
+
+def close_dialog(page, dialog: str) -> None:
+    page.keyboard.press("Escape")
+    page.wait_for_function("(id) => !document.getElementById(id).open", arg=dialog)
+
+
+@pytest.mark.parametrize("family", PAGES)
+def test_axe_finds_no_violation(page, site_url, family, request_log):
+    audit = Audit(page, family)
+    page.set_viewport_size({"width": 360, "height": HEIGHT})
+    url = f"{site_url}{family}.html?seed=a11y&pace=0"
+
+    # The setup screen.
+    open_page(page, url + "&fresh=1")
+    assert page.locator("#setup").is_visible()
+    audit.check("setup")
+
+    # A game in play: a few moves in, a human's turn.
+    page.click("#start")
+    page.wait_for_function("!document.getElementById('table').hidden")
+    rng = random.Random(family)
+    for _ in range(3):
+        if not human_can_act(page):
+            break
+        before = len(saved(page, family)["record"]["actions"])
+        controls = page.locator(ENABLED).filter(visible=True)
+        controls.nth(rng.randrange(controls.count())).click()
+        page.wait_for_function(
+            "([key, n]) => JSON.parse(localStorage.getItem(key)).record.actions.length > n",
+            arg=[f"pygames:{family}:match", before])
+    assert human_can_act(page), "the game ended before the play screen was checked"
+    audit.check("play")
+
+    # The dialogs, over the game.
+    open_dialog(page, "#open-rules", "rules")
+    audit.check("rules")
+    close_dialog(page, "rules")
+    open_dialog(page, "#open-embed", "embed")
+    audit.check("embed")
+    close_dialog(page, "embed")
+
+    # The end screen, from a finished game in the page's save.
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [f"pygames:{family}:match", json.dumps(finished_record(family))])
+    open_page(page, url)
+    page.wait_for_function("!document.getElementById('end').hidden")
+    audit.check("end")
+
+    assert audit.runs == 5 * len(SCHEMES) * len(WIDTHS)
+    if audit.found:
+        pytest.fail(audit.report(), pytrace=False)

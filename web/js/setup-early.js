@@ -210,11 +210,15 @@
   var saved = null;
   try { saved = window.localStorage.getItem(early.keys.match); } catch (err) { /* none */ }
   var startsAtOnce = embed && params.has("players");
+  if (location.hash.indexOf("#replay=") === 0) return;  // a shared replay, not a new game (app/replay_view.py)
   if (body.dataset.early !== "view" && (saved === null || params.has("fresh")) && !startsAtOnce) {
+    var title = document.getElementById("setup-title");
+    if (title) title.setAttribute("elementtiming", "pygames-setup");  // measured by e2e/bench_early.py
     setup.hidden = false;
     var loading = document.getElementById("loading");
     if (loading) loading.hidden = true;
     body.dataset.early = "setup";
+    window.pygamesEarlyAt = performance.now();
   }
   // Python failed to start (js/boot.js shows the error): no setup that cannot start.
   var error = document.getElementById("error");

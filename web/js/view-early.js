@@ -160,6 +160,7 @@
 
   function show() {
     if (params.has("fresh")) return false;
+    if (location.hash.indexOf("#replay=") === 0) return false;  // a shared replay (app/replay_view.py)
     var saved = get(keys.match), raw = get(keys.view);
     if (saved === null || raw === null || raw.length > MAX_TEXT) return false;
     var sections;
@@ -188,6 +189,7 @@
     sign.className = "waking";
     sign.setAttribute("role", "status");
     sign.textContent = "Réveil du jeu…";
+    sign.setAttribute("elementtiming", "pygames-view");  // measured by e2e/bench_early.py
     table.parentNode.insertBefore(sign, table);
     sections.forEach(function (s) {
       s.hidden = false;
@@ -202,6 +204,7 @@
     var loading = document.getElementById("loading");
     if (loading) loading.hidden = true;
     body.dataset.early = "view";
+    window.pygamesEarlyAt = performance.now();
     return true;
   }
 

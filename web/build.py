@@ -320,7 +320,7 @@ def setup_fields(family) -> dict[str, str]:
             } for g in games
         },
     }
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")  # no tag
     templates = [f'<template{_attr("id", "options-" + g.id)}>{options_markup(g)}</template>'
                  for g in games]
     templates.append('<template id="player-row"><li><input type="text" maxlength="40" '

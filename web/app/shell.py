@@ -224,7 +224,7 @@ class Shell:
         """Keep the table as drawn (after the dice land), for the next visit to show at once
         while Python starts (js/view-early.js: a bounded tree of tags and text, no HTML)."""
         early = getattr(window, "pygamesEarly", None)
-        if early:
+        if early and self.replay is None:  # a replay is not the visitor's game
             early.storeView()
 
     def show_end(self):

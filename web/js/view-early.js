@@ -41,6 +41,7 @@
   if (body.hasAttribute("data-embed")) {  // as app/embed.py's EmbedConfig.store_key
     suffix = ":" + (params.get("id") || "embed");
   }
+  var replay = location.hash.indexOf("#replay=") === 0;  // a shared replay (app/replay_view.py)
   var keys = {
     match: "pygames:" + family + ":match" + suffix,
     setup: "pygames:" + family + ":setup" + suffix,
@@ -67,8 +68,11 @@
   }
 
   // --- storing: the DOM as a tree [tag, {attributes}, [children], {style}?] -------------
-  function allowed(svg, name) {
-    return svg ? SVG_ATTRS.has(name) || DATA_ARIA.test(name) : ATTRS.has(name) || DATA_ARIA.test(name);
+  function allowed(svg, name, value) {
+    if (typeof value !== "string" || value.length > MAX_VALUE) return false;
+    if (DATA_ARIA.test(name)) return true;
+    if (name === "id") return ID.test(value);
+    return svg ? SVG_ATTRS.has(name) && SVG_VALUE.test(value) : ATTRS.has(name);
   }
 
   function serialise(node, depth, count) {
@@ -80,7 +84,7 @@
     var attrs = {};
     for (var i = 0; i < node.attributes.length; i++) {
       var a = node.attributes[i];
-      if (allowed(svg, a.name) && a.value.length <= MAX_VALUE) attrs[a.name] = a.value;
+      if (allowed(svg, a.name, a.value)) attrs[a.name] = a.value;
     }
     var kids = [];
     for (var c = node.firstChild; c; c = c.nextSibling) {
@@ -139,10 +143,7 @@
     var node = svg ? document.createElementNS(SVG, tag) : document.createElement(tag);
     Object.keys(attrs).forEach(function (name) {
       var value = attrs[name];
-      if (!allowed(svg, name) || typeof value !== "string" || value.length > MAX_VALUE
-          || (name === "id" && !ID.test(value)) || (svg && !DATA_ARIA.test(name) && !SVG_VALUE.test(value))) {
-        throw bad();
-      }
+      if (!allowed(svg, name, value)) throw bad();
       node.setAttribute(name, value);
     });
     if (style !== undefined) {
@@ -159,7 +160,7 @@
   var originals = [], copies = [], sign = null;
 
   function show() {
-    if (params.has("fresh")) return false;
+    if (params.has("fresh") || replay) return false;
     if (location.hash.indexOf("#replay=") === 0) return false;  // a shared replay (app/replay_view.py)
     var saved = get(keys.match), raw = get(keys.view);
     if (saved === null || raw === null || raw.length > MAX_TEXT) return false;
@@ -222,7 +223,7 @@
 
   function busy() { return timer !== 0; }  // a drawing waits to be stored (for the tests)
 
-  window.pygamesEarly = { keys: keys, digest: digest, storeView: storeView, busy: busy, release: release };
+  window.pygamesEarly = { keys: keys, replay: replay, digest: digest, storeView: storeView, busy: busy, release: release };
   try {
     show();
   } catch (err) {  // never stops the page: the loading screen, as without it

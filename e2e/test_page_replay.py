@@ -37,7 +37,7 @@ RECORD_LIVE = """() => {
 
 
 def wait_ready(page) -> None:
-    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_MS)
+    page.wait_for_function("document.body && document.body.dataset.ready", timeout=BOOT_MS)
 
 
 def goto(page, url: str) -> None:
@@ -211,7 +211,8 @@ def test_a_shared_replay_opens_read_only_in_a_new_context(pages, site_url, famil
 
     # The visitor's own game was never touched, and comes back without the fragment.
     assert stored(visitor, family) == own
-    visitor.click("#replay-leave")
+    with visitor.expect_navigation():
+        visitor.click("#replay-leave")
     wait_ready(visitor)
     assert "#" not in visitor.url
     assert visitor.locator("#replay").is_hidden() and visitor.locator("#table").is_visible()

@@ -39,8 +39,10 @@ def start(shell):
 
 
 def _on_hash_change(shell):
-    """Another replay link pasted in this tab (or the replay's fragment removed): start over."""
-    if shell.replay is not None or from_fragment(window.location.hash) is not None:
+    """Another replay link pasted in this tab: show it (a fragment such as the skip link's
+    #main changes nothing)."""
+    data = from_fragment(window.location.hash)
+    if data is not None and (shell.replay is None or data != shell.replay.data):
         window.location.reload()
 
 

@@ -210,7 +210,6 @@
   var saved = null;
   try { saved = window.localStorage.getItem(early.keys.match); } catch (err) { /* none */ }
   var startsAtOnce = (embed && params.has("players")) || early.replay;  // no setup first
-  if (location.hash.indexOf("#replay=") === 0) return;  // a shared replay, not a new game (app/replay_view.py)
   if (body.dataset.early !== "view" && (saved === null || params.has("fresh")) && !startsAtOnce) {
     var title = document.getElementById("setup-title");
     if (title) title.setAttribute("elementtiming", "pygames-setup");  // measured by e2e/bench_early.py

@@ -19,12 +19,13 @@
   var TAGS = new Set((
     "div span p section header footer h2 h3 h4 strong em small b i bdi abbr ul ol li dl dt dd " +
     "table caption thead tbody tfoot tr th td colgroup col button output meter progress " +
-    "figure figcaption details summary br hr kbd code sup sub mark time"
+    "figure figcaption details summary br hr kbd code sup sub mark time " +
+    "label select option optgroup input fieldset legend"
   ).split(" "));
   var SVG_TAGS = new Set(["svg", "g", "line", "circle", "rect", "polyline"]);
   var ATTRS = new Set((
     "id class hidden title role colspan rowspan scope headers value max min low high optimum " +
-    "disabled type lang dir open"
+    "disabled type lang dir open for selected checked placeholder inputmode size step maxlength"
   ).split(" "));
   var SVG_ATTRS = new Set(("class viewBox preserveAspectRatio focusable x1 y1 x2 y2 cx cy r x y " +
     "width height points").split(" "));
@@ -90,6 +91,12 @@
     for (var c = node.firstChild; c; c = c.nextSibling) {
       var k = serialise(c, depth + 1, count);
       if (k !== null) kids.push(k);
+    }
+    // What a control shows is a property, not an attribute: kept as the attribute.
+    if (tag === "option") { if (node.selected) attrs.selected = ""; else delete attrs.selected; }
+    if (tag === "input") {
+      if (node.checked) attrs.checked = ""; else delete attrs.checked;
+      if (node.value.length <= MAX_VALUE) attrs.value = node.value;
     }
     var out = [(svg ? "svg:" : "") + tag, attrs, kids];
     var style = {}, styled = false;
@@ -161,7 +168,6 @@
 
   function show() {
     if (params.has("fresh") || replay) return false;
-    if (location.hash.indexOf("#replay=") === 0) return false;  // a shared replay (app/replay_view.py)
     var saved = get(keys.match), raw = get(keys.view);
     if (saved === null || raw === null || raw.length > MAX_TEXT) return false;
     var sections;
@@ -197,7 +203,7 @@
       s.setAttribute("inert", "");
       s.setAttribute("aria-busy", "true");
       s.classList.add("early-view");
-      s.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      s.querySelectorAll("button, input, select").forEach(function (b) { b.disabled = true; });
       table.parentNode.insertBefore(s, table);
     });
     copies = sections;

@@ -124,8 +124,8 @@ class View:
         pts, box = max(better, key=lambda item: item[0])
         index = state.rules.index
         label, other = state.rules.boxes[index[action.box]].label, state.rules.boxes[index[box]].label
-        return (f"Inscrire 0 en {label} ? {other} rapporterait {plural(pts, 'point')} avec ces dés.",
-                "Inscrire 0")
+        return (f"Inscrire 0 dans la case « {label} » ? Avec ces dés, « {other} » rapporterait "
+                f"{plural(pts, 'point')}.", "Inscrire 0")
 
     def describe(self, p, action, before):
         state, players = self.match.state, self.match.players

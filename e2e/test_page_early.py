@@ -200,7 +200,7 @@ def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, req
     assert page.get_attribute("#table", "inert") == "" and page.is_visible(".waking")
     assert page.text_content(".waking") == "Réveil du jeu…"
     assert page.inner_text("#table") == live_text
-    assert page.locator("#table button:not([disabled])").count() == 0
+    assert page.locator("#table :is(button, input, select):not([disabled])").count() == 0
     assert HOSTILE in page.text_content("#table") and page.locator("#main img").count() == 0
     assert page.evaluate("!document.body.dataset.ready")
     hold.release()

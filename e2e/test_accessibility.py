@@ -6,8 +6,10 @@ practices fails the test, with the rule, its impact, the elements and axe's summ
 axe-core is vendored from npm (package.json pins it exactly; ``npm ci`` installs it under
 node_modules/).  The pages' Content-Security-Policy allows no inline script that is not
 hashed, so ``page.add_script_tag`` (an inline <script>) is refused: the file's text is run
-with ``page.evaluate`` instead (DevTools evaluation, which a page's CSP does not govern).
-The page keeps its CSP: axe sees the page exactly as a visitor would.
+with ``page.evaluate`` instead (Playwright evaluates it through ``eval``, which the policy
+allows: ``'unsafe-eval'`` is there for Pyodide; were it ever dropped, a context made with
+``bypass_csp=True`` would be the way).  The page keeps its CSP: axe sees the page as a
+visitor would.
 
 One page per game goes through the screens in turn (one Pyodide start for the setup, play
 and dialogs, one for the end screen, loaded from a finished record in localStorage).

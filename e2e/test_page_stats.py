@@ -31,6 +31,15 @@ STATS = "pygames:stats"
 OPEN_END = "!document.getElementById('end').hidden"
 
 
+#: After test_page_safety's FILL: the last bytes too, so that no value can grow.
+TO_THE_BRIM = """() => {
+  for (const size of [256, 16, 1]) {
+    try { for (let j = 0; j < 5000; j++) localStorage.setItem('filler:b' + size + ':' + j, 'z'.repeat(size)); }
+    catch (e) {}
+  }
+}"""
+
+
 def nearly_finished(family: str, seed: str, names) -> dict:
     """A saved game of computer players one decision before its end."""
     game = FAMILIES[family].games[0]
@@ -218,12 +227,24 @@ def test_a_full_storage_leaves_the_end_screen_whole(page, site_url, family, requ
     page.evaluate("() => localStorage.clear()")
     set_item(page, f"pygames:{family}:match",
              json.dumps(nearly_finished(family, f"full-{family}", names_for(family))))
+    earlier, _ = stats.record_match(stats.empty(), ident="f" * 32, date="2026-11-30T20:00:00.000Z",
+                                    family=family, game=FAMILIES[family].games[0].id,
+                                    players=[{"name": "Léa", "score": 1, "text": "1"}],
+                                    winners=["Léa"], draw=False)
+    set_item(page, STATS, stats.dumps(earlier))
     page.evaluate(FILL)
+    page.evaluate(TO_THE_BRIM)
     open_page(page, url)
     page.wait_for_function(OPEN_END, timeout=60_000)
     assert page.locator("#ranking li").count() == len(names_for(family))
     assert page.locator("#again").is_visible()
     note = page.locator("#stats-end-note")
     assert note.is_visible() and "pleine" in note.inner_text()
-    assert page.evaluate("k => localStorage.getItem(k)", STATS) is None
+    assert json.loads(page.evaluate("k => localStorage.getItem(k)", STATS)) == earlier
+    # Freeing the site's space (the other saved data, confirmed) keeps the statistics.
+    page.wait_for_function("!document.getElementById('save-trouble').hidden")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#free-space")
+    page.wait_for_function("document.getElementById('save-trouble-text').textContent.includes('Toujours')")
+    assert json.loads(page.evaluate("k => localStorage.getItem(k)", STATS)) == earlier
     page.evaluate("() => { for (const k of Object.keys(localStorage)) if (k.startsWith('filler:')) localStorage.removeItem(k); }")

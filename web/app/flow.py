@@ -109,7 +109,8 @@ class Flow:
         shell = self.shell
         table, match = by_id("table"), shell.match
         state = match.state if match else None
-        computer = (state is not None and not state.is_terminal() and getattr(shell, "replay", None) is None
+        computer = (state is not None and not state.is_terminal()
+                    and getattr(shell, "replay", None) is None
                     and state.current_player() in shell.bots)
         if computer:
             table.setAttribute("data-computer-turn", "")
@@ -119,7 +120,8 @@ class Flow:
             while self.status.firstChild:
                 self.status.removeChild(self.status.firstChild)
             if computer:
-                self.status.appendChild(el("bdi", match.players[state.current_player()].name, "name"))
+                name = match.players[state.current_player()].name
+                self.status.appendChild(el("bdi", name, "name"))
                 self.status.appendChild(document.createTextNode(" joue…"))
 
     # --- ?fresh=1 -------------------------------------------------------------------------

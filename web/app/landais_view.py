@@ -310,6 +310,17 @@ class View:
 
     # --- keys -----------------------------------------------------------------------------
 
+    def joy(self, before, action, after):
+        """A moment of joy (the shell's hook): a manche won (the end screen has the game's),
+        or a poigne of one's own that counts."""
+        if len(after.manche_winners) > len(before.manche_winners) and not after.is_terminal():
+            return "Manche gagnée !"
+        last = after.last
+        if (isinstance(action, Roll) and last is not None and last.kind == "poigne"
+                and not last.gift and not last.bust):
+            return "Poigne !"
+        return None
+
     def on_key(self, event):
         key = event.key
         if key in ("s", "S"):
@@ -317,8 +328,7 @@ class View:
             if self._can_seal():
                 self.shell.play(Seal())
         elif key in (" ", "Enter", "Spacebar"):
-            if event.target.tagName in ("BUTTON", "SUMMARY", "A"):
-                return  # the focused control handles its own key
+            # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
             event.preventDefault()
             if self._can_roll():
                 self.shell.play(Roll())

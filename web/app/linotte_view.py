@@ -161,6 +161,8 @@ class View:
             places = state.cup.places_of(action.keep)
             self.held = set(places)
             self.render()
+            self.shell.announce(f"{self.names[state.current_player()]} garde "
+                                f"{' '.join(map(str, action.keep))}.")
             await asyncio.sleep(pause)
             return Roll(action.keep, places)
         if isinstance(action, Place) and pause:
@@ -179,7 +181,8 @@ class View:
         if isinstance(action, Announce):
             return (f"{name} annonce un appel : {KIND_LABELS[action.target]}. "
                     "Il faut relancer pour le réussir.")
-        text = (f"{name}, lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice))
+        kept = f"{name} garde {' '.join(map(str, action.keep))}. " if action.keep else ""
+        text = (kept + f"{name}, lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice))
                 + f" ({describe_dice(state.dice)}).")
         if state.target:
             target = KIND_LABELS[state.target]
@@ -200,6 +203,12 @@ class View:
         if state.current_player() not in self.shell.bots:
             text += f" À {self.names[state.current_player()]} de jouer."
         return text
+
+    def joy(self, before, action, after):
+        """A moment of joy (the shell's hook): five of a kind thrown."""
+        if isinstance(action, Roll) and len(after.dice) == 5 and len(set(after.dice)) == 1:
+            return "Yam !"
+        return None
 
     def on_key(self, event):
         key, target = event.key, event.target
@@ -231,8 +240,7 @@ class View:
                 c = SIZE - 1
             self._focus_cell(r * SIZE + c)
         elif key in (" ", "Enter", "Spacebar"):
-            if target.tagName in ("BUTTON", "SUMMARY", "A"):
-                return  # the focused control (a cell, a die, a button) handles its own key
+            # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
             event.preventDefault()
             if self._can_roll():
                 self.shell.play_text(by_id("roll").dataset.action)
@@ -449,7 +457,7 @@ class View:
             die.setAttribute("aria-label", f"Dé {place + 1} : {face}" + (", gardé" if held else "")
                              if face else f"Dé {place + 1} : pas encore lancé")
             die.disabled = not (human and state.dice and state.rolls < ROLLS)
-            if place in self.last_rolled:
+            if place in self.last_rolled and face:  # an empty slot never tumbles
                 die.classList.remove("rolling")
                 die.offsetWidth  # restart the animation
                 die.classList.add("rolling")

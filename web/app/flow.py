@@ -36,6 +36,11 @@ CONTROLS = ("a[href], button, summary, audio[controls], video[controls], [role=b
             "[tabindex]:not([tabindex^='-'])")
 
 
+def _found(node):
+    """An element, not JS null (which Pyodide does not turn into None)."""
+    return getattr(node, "tagName", None) is not None
+
+
 class Flow:
     def __init__(self, shell):
         self.shell = shell
@@ -47,7 +52,7 @@ class Flow:
             on(sound, "click", self._on_sound)
             self._show_sound()
         controls = by_id("table").querySelector(".controls")
-        if controls:
+        if _found(controls):
             self.status = el("span", None, "computer-status", aria_hidden="true")
             controls.appendChild(self.status)
 
@@ -59,9 +64,9 @@ class Flow:
         target = event.target
         if not hasattr(target, "closest"):
             return True
-        if target.closest(FIELDS) is not None:
+        if _found(target.closest(FIELDS)):
             return False
-        return event.key not in SPACE_ENTER or target.closest(CONTROLS) is None
+        return event.key not in SPACE_ENTER or not _found(target.closest(CONTROLS))
 
     # --- after an action ----------------------------------------------------------------
 
@@ -93,13 +98,13 @@ class Flow:
             shell.view.focus()
             if self._focus_lost():
                 main = by_id("main")  # the view found nothing to focus: at least the game
-                if main:
+                if _found(main):
                     main.focus()
 
     @staticmethod
     def _focus_lost():
         active = document.activeElement
-        if active is None or active.tagName in ("BODY", "HTML"):
+        if not _found(active) or active.tagName in ("BODY", "HTML"):
             return True
         return (not active.isConnected or active.matches(":disabled")
                 or active.getClientRects().length == 0)

@@ -349,6 +349,7 @@ def test_embed_box_fits_a_phone(page, site_url, request_log):
     page.wait_for_function("document.getElementById('embed').open")
     boxes = page.evaluate("""() => [...document.querySelectorAll('#embed textarea')].map(t => {
         const r = t.getBoundingClientRect(), d = t.closest('dialog').getBoundingClientRect();
-        return [r.left, r.right, d.left, d.right, innerWidth]; })""")
-    for left, right, dleft, dright, width in boxes:
+        return [r.left, r.right, d.left, d.right, innerWidth, t.scrollHeight, t.clientHeight]; })""")
+    for left, right, dleft, dright, width, content, shown in boxes:
         assert dleft >= 0 and dright <= width and left >= dleft and right <= dright, boxes
+        assert content <= shown + 2, f"the code box hides part of its code: {boxes}"

@@ -79,7 +79,7 @@ class Flow:
         if not words:
             return text
         self._celebrate(words, "joy")
-        return f"{words} {text}"
+        return text if words in text else f"{words} {text}"  # the game may say it already
 
     def won(self):
         """The end screen: a burst if a person won."""

@@ -33,6 +33,7 @@ if str(ROOT) not in sys.path:
 import build  # noqa: E402
 from pygames import FAMILIES, DiceSampler, Match, Player  # noqa: E402
 from pygames.bots import bot_for  # noqa: E402
+from test_game_pages import human_can_act  # noqa: E402  (one wait for a person's turn)
 
 BOOT_TIMEOUT_MS = 90_000
 PAGES = [f.id for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
@@ -107,14 +108,6 @@ def focused(page) -> str:
 
 def current_name(page) -> str:
     return (page.text_content("#turn-info .who") or "").strip()
-
-
-def human_can_act(page) -> bool:
-    page.wait_for_function(
-        f"""() => !document.getElementById('end').hidden
-               || [...document.querySelectorAll({json.dumps(ENABLED)})].some((e) => e.checkVisibility())""",
-        timeout=60_000)
-    return page.locator("#end").is_hidden()
 
 
 def click_random_action(page, family, rng) -> None:

@@ -28,11 +28,12 @@ serve: build
 
 # The test tools come from pyproject.toml's "test" extra: installed on first use.
 test-deps:
-	@$(PYTHON) -c "import pytest, playwright, pytest_playwright, check_jsonschema, hypothesis" 2>/dev/null \
+	@$(PYTHON) -c "import pytest, playwright, pytest_playwright, xdist, check_jsonschema, hypothesis" 2>/dev/null \
 		|| $(PYTHON) -m pip install --quiet -e '.[test]'
 
+# Two workers (pytest-xdist), a test file each at a time: about 17 minutes on 2 cores.
 test: build test-deps
-	PYGAMES_DIST_BUILT=1 $(PYTHON) -m pytest
+	PYGAMES_DIST_BUILT=1 $(PYTHON) -m pytest -n 2 --dist loadfile
 
 bench: build
 	@set -e; for script in e2e/bench_*.py; do \

@@ -19,6 +19,7 @@ drive headless Chromium through pytest-playwright (sync API).
 
 from __future__ import annotations
 
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,78 @@ def site_url(site_server) -> str:
 def request_log(context):
     log = siteharness.RequestLog().attach(context)
     yield log
+    log.detach(context)
     log.assert_all_local()
+
+
+# --- one warm browser context for the modules marked ``warm`` --------------------------------
+#
+# A new browser context is a first visit: Python starts the slow way (3-6 s here).  The
+# modules marked ``pytestmark = pytest.mark.warm`` test what a player does on a page, not
+# the first visit (e2e/test_runtime_fast.py, test_offline.py and test_page_early.py do):
+# they share one context where the service worker already holds the site and the memory
+# snapshot, as a returning visitor has it (the page is ready in under a second).  Between
+# two tests every page is closed and the site's localStorage and IndexedDB are emptied, so
+# each test starts with no saved game, setup, preference or statistics; the caches stay.
+
+WARM_READY = "() => document.body.dataset.ready === '1'"
+WARM_SNAPSHOT_KEPT = """async () => {
+    const reg = await navigator.serviceWorker.getRegistration();
+    if (!reg || !reg.active || reg.active.state !== 'activated') return false;
+    return (await caches.keys()).includes('pygames-snapshot-inflated');
+}"""
+
+
+@pytest.fixture(scope="session")
+def _warm_context(browser, browser_context_args, site_url):
+    context = browser.new_context(**browser_context_args)
+    context.add_init_script(NO_ZERO_QUESTION)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    # First visit (plain start; the service worker precaches the site and the snapshot),
+    # then visits until the snapshot's inflated form is kept (js/snapshot-inflate.mjs).
+    for attempt in range(6):
+        page.goto(f"{site_url}yams.html?fresh=1")
+        page.wait_for_function(WARM_READY)
+        if attempt and page.evaluate("window.pygamesBoot.mode") == "snapshot" and \
+                page.evaluate(WARM_SNAPSHOT_KEPT):
+            break
+        # The worker is active once its install (the whole precache) is done.
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    else:
+        raise AssertionError(f"the warm context never restored the snapshot: "
+                             f"{page.evaluate('window.pygamesBoot')}")
+    page.close()
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def _warm(_warm_context, site_url):
+    """The shared warm context, emptied of pages and of the site's stored values."""
+    def empty():
+        for page in list(_warm_context.pages):
+            page.close()
+        probe = _warm_context.new_page()
+        cdp = _warm_context.new_cdp_session(probe)
+        parts = urllib.parse.urlsplit(site_url)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        cdp.send("Storage.clearDataForOrigin",
+                 {"origin": origin, "storageTypes": "local_storage,indexeddb"})
+        cdp.detach()
+        probe.close()
+    empty()
+    yield _warm_context
+    empty()
+
+
+@pytest.fixture
+def context(request):
+    """pytest-playwright's new context per test, or the shared warm one for the modules
+    marked ``warm`` (above)."""
+    if request.node.get_closest_marker("warm"):
+        return request.getfixturevalue("_warm")
+    return request.getfixturevalue("new_context")()
 
 
 @pytest.fixture
@@ -83,5 +155,5 @@ NO_ZERO_QUESTION = """try {
 
 @pytest.fixture(autouse=True)
 def _no_zero_question(request):
-    if "context" in request.fixturenames:
+    if "context" in request.fixturenames and not request.node.get_closest_marker("warm"):
         request.getfixturevalue("context").add_init_script(NO_ZERO_QUESTION)

@@ -106,10 +106,23 @@ def chromium_launch_kwargs(headless: bool = True) -> dict:
 
 # -- site -----------------------------------------------------------------------
 def ensure_built(force: bool = False) -> Path:
-    """Build dist/ unless PYGAMES_DIST_BUILT=1 says it is up to date."""
+    """Build dist/ unless PYGAMES_DIST_BUILT=1 says it is up to date.  Under pytest-xdist
+    the workers build once per run: the first takes a lock and builds, the others wait
+    and find the run's stamp."""
     if not force and os.environ.get("PYGAMES_DIST_BUILT") == "1" and (DIST / PYODIDE_MJS).is_file():
         return DIST
-    build.build(DIST, quiet=True)
+    import fcntl
+
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    stamp = ARTIFACTS / "dist-built-for-run"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with open(ARTIFACTS / "dist-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if run and not force and stamp.is_file() and stamp.read_text() == run:
+            return DIST
+        build.build(DIST, quiet=True)
+        if run:
+            stamp.write_text(run)
     return DIST
 
 
@@ -122,6 +135,12 @@ def start_site(extra_files: dict[str, bytes] | None = None, prefix: str | None =
     pages = test_pages()
     pages.update(extra_files or {})
     return serve.start_server(DIST, prefix=prefix or site_prefix(), extra_files=pages)
+
+
+def at_origin(page, site_url: str) -> None:
+    """Open the site's blank page: its origin's storage can then be set before a game page
+    is opened (no need to start Python for that)."""
+    page.goto(site_url + BLANK_PAGE)
 
 
 def stop_site(server) -> None:
@@ -150,8 +169,16 @@ class RequestLog:
         """Record requests of a Playwright Page or BrowserContext (a context
         also sees popups, workers and service workers)."""
         target.on("request", self._record)
-        target.on("requestfailed", lambda r: self.failures.append((r.url, r.failure or "")))
+        target.on("requestfailed", self._failed)
         return self
+
+    def detach(self, target) -> None:
+        """Stop recording (a context shared by several tests keeps no old listener)."""
+        target.remove_listener("request", self._record)
+        target.remove_listener("requestfailed", self._failed)
+
+    def _failed(self, request) -> None:
+        self.failures.append((request.url, request.failure or ""))
 
     def _record(self, request) -> None:
         self.requests.append((request.url, request.method, request.resource_type))

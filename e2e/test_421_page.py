@@ -11,6 +11,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -18,6 +20,8 @@ if str(ROOT) not in sys.path:
 from pygames import GAMES, DiceSampler, Match, Player, load_match  # noqa: E402
 from pygames.dice import Roll  # noqa: E402
 from pygames.le421 import Stop, hand_value, sorted_hand  # noqa: E402
+
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 STORE_KEY = "pygames:421:match"
 BOOT_TIMEOUT_MS = 90_000

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+
 import build
 from pygames import FAMILIES, DiceSampler, Match, Player
 from pygames.bots import RandomBot

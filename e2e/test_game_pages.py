@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+
 import build
 import serve
 import siteharness

@@ -12,6 +12,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -21,6 +23,8 @@ from pygames.dice import Roll  # noqa: E402
 from pygames.landais import Seal  # noqa: E402
 from pygames.landais_expert import advise, tables_for_target  # noqa: E402
 from pygames.core import Match  # noqa: E402
+
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 STORE_KEY = "pygames:de-landais:match"
 BOOT_TIMEOUT_MS = 90_000

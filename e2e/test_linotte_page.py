@@ -13,6 +13,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -22,6 +24,8 @@ from pygames.core import Match  # noqa: E402
 from pygames.linotte import (  # noqa: E402
     EMPTY, KIND_LABELS, PAWNS, Announce, Pass, Place, Roll, cell_name, window_points,
 )
+
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 STORE_KEY = "pygames:linotte:match"
 BOOT_TIMEOUT_MS = 90_000

@@ -17,6 +17,8 @@ import json
 
 import pytest
 
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+
 import build
 import siteharness
 from pygames import FAMILIES, DiceSampler, Match, Player

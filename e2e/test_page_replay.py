@@ -81,7 +81,8 @@ def players_for(family):
 def play_a_computer_game(page, site_url, family) -> dict:
     """A seeded game between computers at pace 0, to its end; its saved record."""
     url = f"{site_url}{family}.html?fresh=1&seed=replay-{family}&pace=0"
-    goto(page, url)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(site_url + siteharness.BLANK_PAGE)  # the site's origin, to store the setup
     game = FAMILIES[family].games[0]
     setup = {"game": game.id, "options": {}, "players": players_for(family)}
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"pygames:{family}:setup", json.dumps(setup)])
@@ -140,9 +141,11 @@ def faces_drawn(page) -> list[int]:
         "#dice .die", "ds => ds.map((d) => Number(d.dataset.face || 0))")
 
 
+@pytest.mark.warm  # the player's page: the shared warm context (e2e/conftest.py)
 @pytest.mark.parametrize("family", PAGES)
-def test_a_shared_replay_opens_read_only_in_a_new_context(pages, site_url, family, screenshot):
-    player = pages()
+def test_a_shared_replay_opens_read_only_in_a_new_context(page, request_log, pages, site_url, family,
+                                                          screenshot):
+    player = page
     record = play_a_computer_game(player, site_url, family)
     live_log = [" ".join(t.split()) for t in player.evaluate("window.liveLog")]
     link = share_link(player)
@@ -238,9 +241,11 @@ def check_drawn(page, family, expected, k):
         assert totals == [state.sheet(p).total for p in range(len(expected.match.players))]
 
 
+@pytest.mark.warm  # a visitor who has been here before (e2e/conftest.py)
 @pytest.mark.parametrize("family", PAGES)
-def test_damaged_and_hostile_links_give_only_a_message(pages, site_url, family):
-    visitor = pages()
+def test_damaged_and_hostile_links_give_only_a_message(page, request_log, site_url, family):
+    visitor = page
+    visitor.emulate_media(reduced_motion="reduce")
     own = visitor_with_a_saved_game(visitor, site_url, family)
     game = FAMILIES[family].games[0]
     other = next(f for f in FAMILIES.values() if f.id != family).games[0]

@@ -12,7 +12,10 @@ import random
 
 import pytest
 
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+
 import build
+import siteharness
 from pygames import FAMILIES, load_match
 from test_game_pages import ENABLED, click_actions, open_page, reload, saved
 
@@ -58,7 +61,7 @@ def start_game(page):
     ({"setup": DEEP}, True),
 ])
 def test_a_corrupt_stored_value_is_set_aside(page, site_url, family, bad, fresh, request_log):
-    open_page(page, f"{site_url}{family}.html?pace=0")
+    siteharness.at_origin(page, site_url)
     for where, value in bad.items():
         set_item(page, f"pygames:{family}:{where}", value)
     open_page(page, f"{site_url}{family}.html?pace=0" + ("&fresh=1" if fresh else ""))

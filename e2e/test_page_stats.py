@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+
 import build
+import siteharness
 from pygames import FAMILIES, DiceSampler, Match, Player, load_match
 from pygames.bots import bot_for
 from test_game_pages import open_page, reload, saved
@@ -184,7 +187,7 @@ def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, 
 @pytest.mark.parametrize("family", PAGES)
 def test_a_corrupt_store_is_set_aside_and_the_game_starts(page, site_url, family, request_log):
     url = f"{site_url}{family}.html?pace=0&seed=corrupt"
-    open_page(page, url + "&fresh=1")
+    siteharness.at_origin(page, site_url)
     page.evaluate("() => localStorage.clear()")
     set_item(page, STATS, "{oops")
     open_page(page, url + "&fresh=1")

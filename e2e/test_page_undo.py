@@ -15,7 +15,10 @@ import time
 
 import pytest
 
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+
 import build
+import siteharness
 from pygames import FAMILIES, DiceSampler, Match, Player, load_match
 
 BOOT_TIMEOUT_MS = 90_000
@@ -82,8 +85,8 @@ def store(page, family, record, prefs=None):
 
 
 def start_at(page, site_url, family, record, pace="0", prefs=None):
-    """Open the page (blank first, for its origin), store the position, open it again."""
-    open_page(page, f"{site_url}{family}.html?fresh=1&pace={pace}")
+    """Store the position (from the site's blank page, for its origin), open the page."""
+    siteharness.at_origin(page, site_url)
     store(page, family, record, prefs if prefs is not None else {"confirm_zero": False})
     open_page(page, f"{site_url}{family}.html?seed=undo&pace={pace}")
     page.wait_for_function("!document.getElementById('table').hidden")
@@ -142,7 +145,9 @@ def test_undo_restores_the_position_and_the_saved_game(page, site_url, family, r
     wait_actions(page, family, n)
     assert record_of(page, family) == record
     assert table_text(page) == drawn
-    assert page.text_content("#live").startswith("Léa reprend sa décision")
+    said = page.text_content("#live")
+    assert said.startswith("Léa reprend sa décision : « ") and said.endswith("» À Léa de jouer."), said
+    assert "Paul de jouer" not in said, said  # the change of turn taken back is not repeated
     reload(page)
     assert record_of(page, family) == record
     assert table_text(page) == drawn
@@ -181,7 +186,7 @@ def test_undo_in_the_computers_pause_and_not_after_it_played(page, site_url, fam
     page.click("#undo")
     wait_actions(page, family, n)
     assert table_text(page) == drawn
-    page.wait_for_timeout(3500)  # longer than the computer's pause: checks that nothing comes
+    page.wait_for_timeout(3000)  # longer than the computer's pause: checks that nothing comes
     assert record_of(page, family) == record
     assert decision in visible_actions(page)  # still Léa's decision to take
     # A quick computer: once it has played, Léa's decision stands.
@@ -238,6 +243,8 @@ def yams_zero_position():
 
 
 def test_yams_confirms_a_zero(page, site_url, request_log):
+    """The question before a 0; Annuler, Escape, Inscrire 0; Ne plus demander, remembered;
+    the setup's checkbox turns it back on (only the Yams page offers it)."""
     record, zero = yams_zero_position()
     n = len(record["actions"])
     start_at(page, site_url, "yams", record, prefs={"confirm_zero": True})
@@ -274,6 +281,16 @@ def test_yams_confirms_a_zero(page, site_url, request_log):
     click_action(page, zero)
     wait_actions(page, "yams", n + 1)
     assert dialog.is_hidden()
+    # The setup shows that choice and turns the question back on.
+    open_page(page, f"{site_url}yams.html?fresh=1")
+    ask = page.get_by_label("Demander avant d'inscrire un 0")
+    assert ask.is_visible() and not ask.is_checked()
+    ask.check()
+    assert json.loads(page.evaluate("k => localStorage.getItem(k)", PREFS))["confirm_zero"] is True
+    store(page, "yams", record)
+    open_page(page, f"{site_url}yams.html?seed=undo&pace=0")
+    click_action(page, zero)
+    assert dialog.is_visible()
 
 
 def bot_gaps(page, family, count):
@@ -295,7 +312,7 @@ def test_the_computers_speed_is_remembered_and_used(page, site_url, family, requ
     record, undoable, _ = position(family, seat=bot_seat(game), seed=5, want_throw=False,
                                    next_is_other=True)
     n = len(record["actions"])
-    open_page(page, f"{site_url}{family}.html?fresh=1")
+    siteharness.at_origin(page, site_url)
     store(page, family, record, {"confirm_zero": False})
     open_page(page, f"{site_url}{family}.html?seed=speed")
     speed = page.locator("#speed")
@@ -313,7 +330,7 @@ def test_the_computers_speed_is_remembered_and_used(page, site_url, family, requ
     assert times[0][0] == n + 1 and times[1][1] - times[0][1] >= 1150, times
     # Instantané: the computer plays at once.
     page.locator("#speed").select_option("instant")
-    open_page(page, f"{site_url}{family}.html?fresh=1")
+    siteharness.at_origin(page, site_url)
     store(page, family, record)
     open_page(page, f"{site_url}{family}.html?seed=speed")
     assert page.locator("#speed").input_value() == "instant"

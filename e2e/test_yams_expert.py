@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+
 from pygames import find_game
 from pygames.expert import ExpertYamsBot, advise, load_tables, rules_name
 from yams_helpers import (
@@ -50,7 +52,7 @@ def test_expert_seat_plays_a_whole_game_as_the_solver_says(page, site_url, reque
     assert read_ranking(page) == expected_ranking(match)
     check_sheet_totals(page, match)
     # Only the one table this game needs was fetched.
-    fetched = request_log.matching(r"/tables/")
+    fetched = request_log.page_matching(r"/tables/")  # not the service worker's own fetch
     assert [u.rsplit("/", 1)[1] for u in fetched] == ["yahtzee.bin"]
 
 

@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+
 import siteharness
 
 from yams_helpers import (

@@ -77,3 +77,15 @@ def test_hostile_text_in_the_setup_stays_text():
     assert "<b>" not in text and "<img" not in text and "<i>" not in text
     assert "</script><script>" not in fields["setup_data"].split('id="setup-data">', 1)[1].rsplit("</script>", 1)[0]
     assert "&lt;i&gt;Léa&lt;/i&gt;" in fields["setup_players"]
+
+
+def test_a_page_offers_the_device_preferences_its_page_json_names():
+    """Only the Yams page asks before a 0, so only its setup has the checkbox that turns the
+    question back on; an unknown preference stops the build."""
+    pages = _pages()
+    for family in PAGED:
+        has = 'id="ask-zero"' in pages[f"{family.id}.html"]
+        assert has == (family.id == "yams"), family.id
+    assert build.setup_preferences({}) == ""
+    with pytest.raises(SystemExit, match="unknown setup preference"):
+        build.setup_preferences({"preferences": ["dark_magic"]})

@@ -337,6 +337,24 @@ def setup_fields(family) -> dict[str, str]:
     }
 
 
+#: A preference of this device a page may offer in its setup (web/games/<id>/page.json's
+#: "preferences"), read and written by web/app/table_tools.py in pygames:prefs.
+SETUP_PREFERENCES = {
+    "confirm_zero": (
+        '<p class="options match-setting"><label><input type="checkbox" id="ask-zero" checked>'
+        "<span>Demander avant d'inscrire un 0 <small>(quand une autre case rapporterait des "
+        "points ; réglage de cet appareil)</small></span></label></p>"),
+}
+
+
+def setup_preferences(page: dict) -> str:
+    wanted = page.get("preferences", [])
+    unknown = [p for p in wanted if p not in SETUP_PREFERENCES]
+    if unknown:
+        sys.exit(f"build.py: unknown setup preference(s) in page.json: {unknown}")
+    return "".join(SETUP_PREFERENCES[p] for p in wanted)
+
+
 def family_pages() -> dict[str, str]:
     """Every generated page: ``<id>.html`` and ``embed-<id>.html`` for each game of the
     registry (web/templates/ + the game's web/games/<id>/table.html and rules.html), and
@@ -367,6 +385,7 @@ def family_pages() -> dict[str, str]:
             "table": (folder / "table.html").read_text(encoding="utf-8").rstrip("\n"),
             "rules": (folder / "rules.html").read_text(encoding="utf-8").rstrip("\n"),
             **setup_fields(family),
+            "setup_preferences": setup_preferences(extra),
         }
         full = fill(game_t, values, f"{family.id}.html")
         pages[f"{family.id}.html"] = full

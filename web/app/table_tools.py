@@ -13,7 +13,11 @@
 * **Confirm a 0**: before a person's action, the view's optional hook
   ``confirm_text(state, action)`` may return a French question (or ``(question, button
   label)``); the shell then asks in a modal dialog, with "Ne plus demander" (remembered).
+  A page that offers it in its setup (page.json's "preferences", web/build.py) has a
+  checkbox "Demander avant d'inscrire un 0" that shows and changes that preference.
 """
+
+import re
 
 from dom import by_id, el, on, query_params, show, storage
 from pyscript import document, window
@@ -21,6 +25,15 @@ from pyscript import document, window
 import prefs
 
 EDITABLE = ("INPUT", "SELECT", "TEXTAREA")
+
+
+def undone_detail(text):
+    """What was announced for a decision now taken back, without its change of turn ("À Paul
+    de jouer.": no longer true), or "" (unknown, e.g. after a reload)."""
+    if not text:
+        return ""
+    sentences = re.split(r"(?<=[.!?])\s+", str(text).strip())
+    return " ".join(s for s in sentences if s and not s.startswith("À ")).strip()
 
 
 class TableTools:
@@ -83,6 +96,10 @@ class TableTools:
         box.appendChild(label)
         show(box, False)
         self._build_dialog()
+        ask = by_id("ask-zero")  # the setup's "Demander avant d'inscrire un 0" (web/build.py)
+        if ask:
+            ask.checked = self.prefs()["confirm_zero"]
+            on(ask, "change", lambda e: self.set_pref("confirm_zero", bool(e.target.checked)))
 
     def _build_dialog(self):
         dialog = el("dialog", None, "confirm-dialog", id="confirm",
@@ -186,7 +203,9 @@ class TableTools:
         shell.show_table()
         name = match.players[player].name
         text = self.texts.pop(ply, None)
-        shell.announce(f"{name} reprend sa décision : {text}" if text else f"{name} reprend sa décision.")
+        detail = undone_detail(text)
+        shell.announce(f"{name} reprend sa décision : « {detail} » À {name} de jouer." if detail
+                       else f"{name} reprend sa décision. À {name} de jouer.")
         self.refresh()
         shell.view.focus()
         shell.schedule_bots()
@@ -243,6 +262,9 @@ class TableTools:
         pending, self.pending = self.pending, None
         if by_id("confirm-off").checked:
             self.set_pref("confirm_zero", False)
+            ask = by_id("ask-zero")
+            if ask:
+                ask.checked = False
         if dialog.open:
             dialog.close()
         back = self.focus_back

@@ -152,6 +152,16 @@
     return fixedGame ? radios()[0].value : null;
   }
 
+  // A device preference of the setup (web/build.py's SETUP_PREFERENCES): as stored in
+  // pygames:prefs (app/prefs.py; anything but false asks).
+  function askZero() {
+    var box = document.getElementById("ask-zero");
+    if (!box) return;
+    var prefs = null;
+    try { prefs = JSON.parse(window.localStorage.getItem("pygames:prefs")); } catch (err) { /* asks */ }
+    box.checked = !(prefs && typeof prefs === "object" && prefs.confirm_zero === false);
+  }
+
   // The form from the stored choices (or the ruleset's defaults), as the shell built it.
   function reset() {
     var saved = readSetup(), all = radios();
@@ -167,6 +177,7 @@
     while (rows().length < g.min) addRow(undefined, ids.indexOf("simple") >= 0 ? "simple" : "human");
     refresh();
     updateRules();
+    askZero();
     if (start) { start.textContent = START_TEXT; start.removeAttribute("aria-busy"); }
     delete form.dataset.pending;
   }

@@ -204,6 +204,18 @@ class View:
             text += f" À {self.names[state.current_player()]} de jouer."
         return text
 
+    def highlights(self, match):
+        """For the statistics (stats_view.py): the five of a kind thrown in a finished game
+        (the "Yam !" of the joy below), counted by replaying its actions."""
+        state, made, rolled = match.game.new_state(match.players, match.options, match.start), 0, False
+        for action in match.history:
+            rolled = rolled or isinstance(action, Roll)
+            state = state.apply(action)
+            if rolled and not state.is_chance():
+                rolled = False
+                made += len(state.dice) == 5 and len(set(state.dice)) == 1
+        return {"Yams obtenus": made}
+
     def joy(self, before, action, after):
         """A moment of joy (the shell's hook): five of a kind thrown."""
         if isinstance(action, Roll) and len(after.dice) == 5 and len(set(after.dice)) == 1:

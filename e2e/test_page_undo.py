@@ -283,7 +283,8 @@ def test_yams_confirms_a_zero(page, site_url, request_log):
     assert dialog.is_hidden()
     # The setup shows that choice and turns the question back on.
     open_page(page, f"{site_url}yams.html?fresh=1")
-    ask = page.get_by_label("Demander avant d'inscrire un 0")
+    ask = page.locator("#ask-zero")
+    assert "Demander avant d'inscrire un\u00a00" in page.locator("label", has=ask).text_content()
     assert ask.is_visible() and not ask.is_checked()
     ask.check()
     assert json.loads(page.evaluate("k => localStorage.getItem(k)", PREFS))["confirm_zero"] is True

@@ -342,7 +342,7 @@ def setup_fields(family) -> dict[str, str]:
 SETUP_PREFERENCES = {
     "confirm_zero": (
         '<p class="options match-setting"><label><input type="checkbox" id="ask-zero" checked>'
-        "<span>Demander avant d'inscrire un 0 <small>(quand une autre case rapporterait des "
+        "<span>Demander avant d'inscrire un&nbsp;0 <small>(quand une autre case rapporterait des "
         "points ; réglage de cet appareil)</small></span></label></p>"),
 }
 

@@ -78,6 +78,7 @@ class Shell:
         self.setup_key = f"pygames:{family_id}:setup"
         self.view_key = f"pygames:{family_id}:view"  # the table as last drawn (js/view-early.js)
         self.setup_notice = None  # a notice from reading the setup preferences
+        self.follow_pending = False  # a catch-up with another tab is scheduled
         self.last_saved = None  # the text this tab last saved (see _on_storage)
         self.replay = None  # a shared replay being shown (replay_view.py): read-only, never saved
         self.view = import_module(self.family.view).View(self)
@@ -702,9 +703,23 @@ class Shell:
         if event.key != self.store_key or not self.match:
             return
         new = event.newValue if isinstance(event.newValue, str) else None  # JS null: removed
-        if new == self.last_saved:
+        if new == self.last_saved or self.follow_pending:
             return
-        self._follow(new)
+        # Another tab may save many times in a row (its computer at full speed): catch up
+        # once, with the newest value, rather than redraw every position in between.
+        self.follow_pending = True
+        asyncio.ensure_future(self._follow_latest())
+
+    async def _follow_latest(self):
+        try:
+            await asyncio.sleep(0.03)
+        finally:
+            self.follow_pending = False
+        if not self.match:
+            return
+        current = storage.get(self.store_key)  # None: abandoned in another tab
+        if current != self.last_saved:
+            self._follow(current)
 
     def _follow(self, text):
         self.last_saved = text

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: Python start-up of the site against a stock Pyodide boot.
 
-    python e2e/bench_startup.py [--rounds 5] [--json out.json]
+    python e2e/bench_startup.py [--rounds 5] [--json out.json] [--early-rounds 1]
 
 One headless Chromium, the built site served by web/serve.py on 127.0.0.1
 under /pygames/, scenarios interleaved round after round so that the load of
@@ -29,6 +29,11 @@ Then, for each game page, the bytes a first visit transfers until the page is
 interactive (raw, and gzip-compressed as a compressing host sends them), and what
 the service worker adds in the background afterwards; and the stages of one warm
 boot of each kind (where the time goes).  ``--pages yams,421`` limits the pages.
+
+Last, e2e/bench_early.py (``--early-rounds``, 1 by default): for every game page at 1x
+and 4x CPU (CDP throttling, 360x740), a first visit, a later one (the setup) and one with
+a saved game: when real content is painted (the setup or the saved game drawn before
+Python) and when the page is ready.
 """
 
 from __future__ import annotations
@@ -408,6 +413,9 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--pages", help="comma-separated game pages (default: every one)")
+    parser.add_argument("--early-rounds", type=int, default=1,
+                        help="rounds of e2e/bench_early.py after this one (0: none): when real "
+                             "content shows and the page is ready, at 1x and 4x CPU")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
     print(f"bench_startup: {args.rounds} rounds; load average {_load()} (shared machine: "
@@ -417,6 +425,14 @@ def main(argv=None) -> int:
     print(f"(bench took {time.perf_counter() - t0:.0f} s; load average now {_load()})")
     if args.json:
         Path(args.json).write_text(json.dumps(res, indent=1))
+    if args.early_rounds > 0:
+        # The page as a phone shows it (issue #12): real content and time to interactive at
+        # 1x and 4x CPU, for every game page (the same browser settings, a new browser).
+        import bench_early
+
+        print("\n== bench_early: real content and ready, ms, at 1x and 4x CPU", flush=True)
+        bench_early.main(["--rounds", str(args.early_rounds), "--cpu", "1,4"]
+                         + (["--pages", args.pages] if args.pages else []))
     return 0
 
 

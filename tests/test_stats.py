@@ -280,3 +280,22 @@ def test_recorded_stores_round_trip_through_export(games):
     text = stats.dumps(store, indent=1)
     assert stats.imported(stats.empty(), json.loads(text)) == store
     assert stats.load(text) == store
+
+
+def test_landed_throws_gives_each_throw_once_its_dice_have_landed():
+    """The views' highlights (Linotte, Dé Landais) count what each throw showed."""
+    from pygames import FAMILIES, DiceSampler, Match, Player
+    from pygames.bots import bot_for
+    from pygames.dice import Roll
+
+    game = FAMILIES["linotte"].games[0]
+    match = Match(game, [Player("A", "simple"), Player("B", "simple")], sampler=DiceSampler("landed"))
+    bot = bot_for(game, "simple", None)
+    for _ in range(60):
+        if match.state.is_chance():
+            match.throw()
+        else:
+            match.apply(bot(match.state))
+    states = list(stats.landed_throws(match, Roll))
+    assert len(states) == sum(isinstance(a, Roll) for a in match.history)
+    assert states and all(not s.is_chance() and len(s.dice) == 5 for s in states)

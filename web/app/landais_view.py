@@ -313,15 +313,10 @@ class View:
     def highlights(self, match):
         """For the statistics (stats_view.py): the poignes that counted in a finished game
         (the "Poigne !" of the joy below), counted by replaying its actions."""
-        state, made, rolled = match.game.new_state(match.players, match.options, match.start), 0, False
-        for action in match.history:
-            rolled = rolled or isinstance(action, Roll)
-            state = state.apply(action)
-            if rolled and not state.is_chance():
-                rolled = False
-                last = state.last
-                made += (last is not None and last.kind == "poigne" and not last.gift and not last.bust)
-        return {"Poignes": made}
+        from stats import landed_throws
+
+        return {"Poignes": sum(s.last is not None and s.last.kind == "poigne" and not s.last.gift
+                               and not s.last.bust for s in landed_throws(match, Roll))}
 
     def joy(self, before, action, after):
         """A moment of joy (the shell's hook): a manche won (the end screen has the game's),

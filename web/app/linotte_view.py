@@ -207,14 +207,10 @@ class View:
     def highlights(self, match):
         """For the statistics (stats_view.py): the five of a kind thrown in a finished game
         (the "Yam !" of the joy below), counted by replaying its actions."""
-        state, made, rolled = match.game.new_state(match.players, match.options, match.start), 0, False
-        for action in match.history:
-            rolled = rolled or isinstance(action, Roll)
-            state = state.apply(action)
-            if rolled and not state.is_chance():
-                rolled = False
-                made += len(state.dice) == 5 and len(set(state.dice)) == 1
-        return {"Yams obtenus": made}
+        from stats import landed_throws
+
+        return {"Yams obtenus": sum(len(s.dice) == 5 and len(set(s.dice)) == 1
+                                    for s in landed_throws(match, Roll))}
 
     def joy(self, before, action, after):
         """A moment of joy (the shell's hook): five of a kind thrown."""

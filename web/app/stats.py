@@ -262,6 +262,18 @@ def record_match(store: dict, *, ident: str, date: str, family: str, game: str,
     return new, True
 
 
+def landed_throws(match, throw):
+    """For a view's highlights: the state after each `throw` action (e.g. Roll) of a game,
+    once its dice have landed, replaying the game's actions from its start."""
+    state, rolled = match.game.new_state(match.players, match.options, match.start), False
+    for action in match.history:
+        rolled = rolled or isinstance(action, throw)
+        state = state.apply(action)
+        if rolled and not state.is_chance():
+            rolled = False
+            yield state
+
+
 def _clamp(n, low=-MAX_INT) -> int:
     return max(low, min(MAX_INT, int(n)))
 

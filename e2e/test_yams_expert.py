@@ -86,6 +86,28 @@ def test_advisor_shows_the_best_choices_and_can_apply_one(page, site_url, reques
     assert replay_saved(page).history[-1] != match.history[-1]
 
 
+#: Every list of dice in the analysis tables ("garder 1 3 4", "dés 2 2 5 6 6"): how many, and
+#: the ones a line break cuts in two (their text's boxes on more than one line).
+DICE_LISTS_BROKEN = r"""() => {
+    const out = { lists: 0, broken: [] };
+    for (const td of document.querySelectorAll('#analysis .review-table td')) {
+        const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const m of node.data.matchAll(/\d(?:[  ]\d)+/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+                    .map((r) => Math.round(r.top)));
+                out.lists += 1;
+                if (tops.size > 1) out.broken.push(m[0]);
+            }
+        }
+    }
+    return out;
+}"""
+
+
 def test_analysis_after_a_game_lists_each_player(page, site_url, request_log):
     open_yams(page, site_url, seed="e2e-analysis", pace=0, fresh=True)
     start_game(page, "yams-boite", [("Facile", "simple"), ("Experte", "expert")])
@@ -102,6 +124,11 @@ def test_analysis_after_a_game_lists_each_player(page, site_url, request_log):
         assert page.locator(f"#analysis .review:nth-child({i}) .review-table tr").count() == 14
     assert page.locator("#analysis .review:nth-child(1) tr.stray").count() > 0
     assert page.locator("#analysis .review:nth-child(2) tr.stray").count() == 0
+    # On a phone, no list of dice is cut across two lines.
+    for width in (320, 360):
+        page.set_viewport_size({"width": width, "height": 740})
+        found = page.evaluate(DICE_LISTS_BROKEN)
+        assert found["lists"] > 0 and found["broken"] == [], (width, found)
 
 
 @pytest.mark.parametrize("seat", ["simple", "expert"])

@@ -96,9 +96,13 @@ class TableTools:
         box.appendChild(label)
         show(box, False)
         self._build_dialog()
-        ask = by_id("ask-zero")  # the setup's "Demander avant d'inscrire un 0" (web/build.py)
+        # The setup's "Demander avant d'inscrire un 0" (web/build.py): js/setup-early.js shows
+        # the stored preference whenever the setup is (re)set, so a box that differs now was
+        # changed before Python was ready: that choice is kept.
+        ask = by_id("ask-zero")
         if ask:
-            ask.checked = self.prefs()["confirm_zero"]
+            if bool(ask.checked) != self.prefs()["confirm_zero"]:
+                self.set_pref("confirm_zero", bool(ask.checked))
             on(ask, "change", lambda e: self.set_pref("confirm_zero", bool(e.target.checked)))
 
     def _build_dialog(self):
@@ -262,9 +266,6 @@ class TableTools:
         pending, self.pending = self.pending, None
         if by_id("confirm-off").checked:
             self.set_pref("confirm_zero", False)
-            ask = by_id("ask-zero")
-            if ask:
-                ask.checked = False
         if dialog.open:
             dialog.close()
         back = self.focus_back

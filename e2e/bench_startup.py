@@ -46,7 +46,6 @@ import sys
 import time
 import zipfile
 from pathlib import Path
-from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

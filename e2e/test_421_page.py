@@ -18,8 +18,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from pygames import GAMES, DiceSampler, Match, Player, load_match  # noqa: E402
+from pygames.core import bot_for  # noqa: E402
 from pygames.dice import Roll  # noqa: E402
 from pygames.le421 import Stop, hand_value, sorted_hand  # noqa: E402
+from pygames.le421.messages import hand_label, round_sentence  # noqa: E402
+from pygames.messages import text  # noqa: E402
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
@@ -142,8 +145,8 @@ def check_table(page, match: Match) -> dict:
         else:
             assert seat["current"] == (p == state.current_player())
             hand = state.hand_infos()[p]
-            assert seat["hand"] == (hand.label if hand else None)
-    assert view["last"] == (state.last.sentence(names) if state.last else None)
+            assert seat["hand"] == (text(hand_label(hand.dice)) if hand else None)
+    assert view["last"] == (text(round_sentence(state.last, names)) if state.last else None)
     assert len(view["journal"]) == state.round - 1 if not state.is_terminal() else True
     return view
 
@@ -249,7 +252,7 @@ def simulate_auto_charge(seed: str, players, options=None) -> list[str]:
     """Offline: the humans click Lancer at each of their charge throws, the computers play
     their seats, the seeded dice fall; the actions until the décharge begins."""
     match = Match(GAME, [Player(n, s) for n, s in players], options or {}, DiceSampler(seed))
-    bots = {i: GAME.bot(s) for i, (_, s) in enumerate(players) if s != "human"}
+    bots = {i: bot_for(GAME, s) for i, (_, s) in enumerate(players) if s != "human"}
     while not match.state.is_terminal() and not match.state.decharge:
         state = match.state
         if state.is_chance():
@@ -302,7 +305,7 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
     assert driver.stopped_once and len(rounds_seen) >= 3
     # Every round's sentence is in the journal.
     journal = page.evaluate("[...document.querySelectorAll('#journal-list li')].map(li => li.textContent)")
-    assert len(journal) == state.round and journal[0].endswith(state.last.sentence(match.names))
+    assert len(journal) == state.round and journal[0].endswith(text(round_sentence(state.last, match.names)))
 
 
 def test_keyboard_only(page, site_url, request_log, screenshot):

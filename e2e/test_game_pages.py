@@ -93,7 +93,7 @@ def test_setup_play_and_resume(page, site_url, family, request_log):
     open_page(page, f"{site_url}{family}.html?fresh=1&seed=pages-{family}&pace=0")
     assert page.locator("#setup").is_visible()
     assert page.locator("#player-rows li").count() >= FAMILIES[family].min_players
-    assert page.title().startswith(FAMILIES[family].title)
+    assert page.title().startswith(str(FAMILIES[family].title))
     page.click("#start")
     page.wait_for_function("!document.getElementById('table').hidden")
     assert click_actions(page, family, 6, random.Random(family)) >= 3
@@ -145,7 +145,7 @@ def test_home_page_lists_every_game(page, site_url, request_log):
     assert cards.count() == len(PAGES)
     for family in PAGES:
         card = page.locator(f'.game-card[data-family="{family}"]')
-        assert card.locator("h2").text_content() == FAMILIES[family].title
+        assert card.locator("h2").text_content() == str(FAMILIES[family].title)
         assert card.locator("a.play-link").get_attribute("href") == f"{family}.html"
         assert card.locator("a.resume-link").is_hidden()
     # A game in progress is offered for resuming.

@@ -21,7 +21,10 @@ if str(ROOT) not in sys.path:
 from pygames import GAMES, load_match  # noqa: E402
 from pygames.dice import Roll  # noqa: E402
 from pygames.landais import Seal  # noqa: E402
-from pygames.landais_expert import advise, tables_for_target  # noqa: E402
+from pygames.cli import read_tables  # noqa: E402
+from pygames.landais.bots import advise  # noqa: E402
+from pygames.landais.messages import throw_text  # noqa: E402
+from pygames.messages import text as words  # noqa: E402
 from pygames.core import Match  # noqa: E402
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
@@ -147,7 +150,7 @@ def check_table(page, match: Match) -> dict:
     assert view["floating"] == fmt(state.floating if current is not None else 0)
     if state.last is not None:
         assert view["dice"] == list(state.last.faces)
-        assert state.last.text() in view["throwName"]
+        assert words(throw_text(state.last)) in view["throwName"]
         history = match.history
         if len(history) >= 2 and isinstance(history[-2], Roll) and not isinstance(history[-1], Seal):
             for q, d in state.last.effects:
@@ -295,7 +298,7 @@ def test_paper_start_four_players(page, site_url, request_log, screenshot):
             assert live.startswith(f"{mover} scelle {fmt(state.floating)} points"), live
         else:
             faces = ", ".join(map(str, after.last.faces))
-            assert live.startswith(f"{mover} lance {faces} : {after.last.text()}."), live
+            assert live.startswith(f"{mover} lance {faces} : {words(throw_text(after.last))}."), live
         if after.last is not None and after.last.effects and not sealing:
             gifts += 1  # check_table finds the "+600" / "−100" badges on the others' tracks
             view = check_table(page, replay(page))
@@ -351,7 +354,7 @@ def test_advice_shows_both_chances(page, site_url, request_log, screenshot):
     open_page(page, site_url, seed="e2e-landais-advice")
     fill_setup(page, [("Léa", "human"), ("Expert", "expert")])
     start(page)
-    tables = tables_for_target(3000)
+    tables = read_tables(GAMES["de-landais"], {"target": 3000})
     for _ in range(300):
         assert wait_human_or_end(page)
         state = replay(page).state
@@ -362,7 +365,8 @@ def test_advice_shows_both_chances(page, site_url, request_log, screenshot):
         wait_record_grows(page, before)
     else:
         raise AssertionError("never a choice to make")
-    expected = advise(state, tables)
+    found = advise(state, tables)
+    expected = {"best": found.best.action.notation(), **{c.action.notation(): c.value for c in found.choices}}
     page.click("#advise")
     page.wait_for_selector("#advice button[data-advice]", timeout=90_000)  # the tables load first
     rows = page.evaluate("""() => [...document.querySelectorAll('#advice li')].map(li =>

@@ -21,8 +21,9 @@ if str(ROOT) not in sys.path:
 
 from pygames import load_match  # noqa: E402
 from pygames.core import Match  # noqa: E402
+from pygames.messages import text  # noqa: E402
 from pygames.linotte import (  # noqa: E402
-    EMPTY, KIND_LABELS, PAWNS, Announce, Pass, Place, Roll, cell_name, window_points,
+    EMPTY, PAWNS, kind_label, Announce, Pass, Place, Roll, cell_name, window_points,
 )
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
@@ -158,7 +159,7 @@ def check_table(page, key=STORE_KEY) -> Match:
             assert names[owner] in cell["label"]
         assert ("placeable" in classes) == (i in placeable), (i, cell, placeable)
         assert cell["action"] == (f"place {cell_name(i).lower()}" if i in placeable else None)
-        assert cell["label"].startswith(f"{cell_name(i)}, {KIND_LABELS[state.rules.cells[i]]}")
+        assert cell["label"].startswith(f"{cell_name(i)}, {text(kind_label(state.rules.cells[i]))}")
     assert sum(c["tab"] == "0" for c in view["cells"]) == 1  # one tab stop: a roving tabindex
     runs = [[p, ",".join(cell_name(c) for c in cells)] for p, cells in state.scoring_runs()]
     assert sorted(view["runs"]) == sorted(runs)
@@ -172,7 +173,7 @@ def check_table(page, key=STORE_KEY) -> Match:
     if state.dice and not state.is_terminal():
         assert view["dice"] == list(state.dice)
     if state.target and not state.is_terminal():
-        assert view["appel"] and view["appel"].startswith(f"Appel : {KIND_LABELS[state.target]}")
+        assert view["appel"] and view["appel"].startswith(f"Appel : {text(kind_label(state.target))}")
     else:
         assert view["appel"] is None
     if human:

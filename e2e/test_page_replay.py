@@ -261,7 +261,7 @@ def test_damaged_and_hostile_links_give_only_a_message(page, request_log, site_u
     cases = [
         (replay.encode(record)[:-9], "abîmé"),  # cut
         ("1." + base64.urlsafe_b64encode(bomb).decode().rstrip("="), "trop de données"),
-        (replay.encode(good_other), FAMILIES[other.family].title),
+        (replay.encode(good_other), str(FAMILIES[other.family].title)),
         (replay.encode(record), "ne peut pas être rejoué"),
         ("1.%3Cscript%3E", "abîmé"),
     ]

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e
 import build
 import siteharness
 from pygames import FAMILIES, load_match
-from test_game_pages import ENABLED, click_actions, open_page, reload, saved
+from test_game_pages import ENABLED, click_actions, open_page, saved
 
 PAGES = [f.id for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
 DEEP = '{"record":' + "[" * 20000 + "]" * 20000 + "}"
@@ -196,7 +196,7 @@ def test_a_full_game_under_the_csp_with_hostile_names(page, site_url, family, re
 # --- the expert's tables, fetched in the background for offline use ----------------------
 
 TABLE_PAGES = [f for f in PAGES if any(
-    g.tables_name(g.resolve_options()) and (FAMILIES[f].advisor or "expert" in g.seats)
+    FAMILIES[f].game_tables(g, {}) and (FAMILIES[f].advisor or "expert" in g.seats)
     for g in FAMILIES[f].games[:1])]
 
 
@@ -204,7 +204,7 @@ TABLE_PAGES = [f for f in PAGES if any(
 def test_the_tables_are_fetched_once_a_game_is_set_up(page, site_url, family, request_log):
     open_page(page, f"{site_url}{family}.html?pace=0&seed=tables&fresh=1")
     game = FAMILIES[family].games[0]
-    name = game.tables_name(game.resolve_options())
+    name = FAMILIES[family].game_tables(game, {})
     with page.expect_response(lambda r: r.url.endswith(f"tables/{name}.bin"), timeout=60_000) as got:
         start_game(page)
     assert got.value.ok

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 

@@ -7,7 +7,9 @@ import pytest
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 from pygames import find_game
-from pygames.expert import ExpertYamsBot, advise, load_tables, rules_name
+from pygames.yams.advisor import advise
+from pygames.yams.bots import ExpertBot as ExpertYamsBot
+from pygames.yams.tables import load_tables, rules_name
 from yams_helpers import (
     ROOT,
     check_sheet_totals,
@@ -64,7 +66,7 @@ def test_advisor_shows_the_best_choices_and_can_apply_one(page, site_url, reques
     page.wait_for_selector("#advice .advice-list li")
     screenshot(page, "advisor_desktop")
     match = replay_saved(page)
-    expected = advise(match.state, tables_for("yams"))
+    expected = [(c.action, c.value) for c in advise(match.state, tables_for("yams")).choices]
     shown = page.eval_on_selector_all(
         "#advice .advice-list li", "items => items.map(li => [li.querySelector('button').dataset.advice, li.querySelector('.advice-value').textContent])"
     )

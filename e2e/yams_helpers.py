@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import pygames  # noqa: E402
 from pygames import GAMES, DiceSampler, Match, Player, load_match  # noqa: E402
 from pygames.yams import UPPER_IDS, Roll, Score  # noqa: E402
 
@@ -201,7 +200,7 @@ def sheet_keys(match: Match) -> list[tuple[str, str]]:
     rules = match.state.rules
     keys = []
     for box in rules.boxes:
-        keys.append((box.id, box.label))
+        keys.append((box.id, str(box.label)))
         if box.id == "sixes":
             keys.append(("upper", "Sous-total"))
             keys.append(("bonus", f"Prime +{rules.bonus}"))

@@ -1,9 +1,10 @@
 """pygames: the rules of French family dice games, in pure Python.
 
 The registry feeds the menus, the CLI, the pages and the tests: `FAMILIES` (one per game
-as players name it, each with its rulesets) and `GAMES` (every ruleset by id).  A game
-module ends with its `FAMILY`; adding a game is adding its family id and module name to
-`GAME_MODULES`.  See `pygames.core` for the protocol every game follows.
+as players name it, each with its rulesets) and `GAMES` (every ruleset by id).  Each game
+is a package (``pygames/<game>/``: rules, bots, tables, solver, commands, words) whose
+``__init__`` assembles its `FAMILY`; adding a game is adding its family id and package
+name to `GAME_MODULES`.  See `pygames.core` for the protocol every game follows.
 
 The registry is lazy: `import pygames` imports `pygames.core` only, and a game module is
 imported when its family (or one of its rulesets) is first looked up.  A game page thus
@@ -23,7 +24,9 @@ from .core import (
     RECORD_FORMAT,
     TERMINAL,
     Action,
+    Advice,
     BadRecord,
+    Choice,
     DiceSampler,
     Family,
     Game,
@@ -33,16 +36,20 @@ from .core import (
     Option,
     Outcome,
     Player,
+    Position,
     State,
     Throw,
+    bot_for,
+    family_of,
+    quote,
 )
 
 __version__ = "0.1.0"
 
-#: Every game, in menu order: its family id (``FAMILY.id``, the page's id) -> the module
-#: (``pygames.<module>``) that ends with that ``FAMILY``.  Declared here, not read from the
-#: modules, so that finding a family imports its module only (tests/test_protocol.py checks
-#: each id against the module's FAMILY).
+#: Every game, in menu order: its family id (``FAMILY.id``, the page's id) -> the package
+#: (``pygames.<package>``) that assembles that ``FAMILY``.  Declared here, not read from the
+#: packages, so that finding a family imports its package only (tests/test_registry.py checks
+#: each id against the package's FAMILY).
 GAME_MODULES: dict[str, str] = {
     "yams": "yams",
     "421": "le421",
@@ -129,14 +136,7 @@ def find_game(game_id: str) -> Game:
     try:
         return GAMES[game_id]
     except (KeyError, TypeError):
-        from .core import quote
-
-        known = ", ".join(GAMES)
-        raise GameError(f"Jeu inconnu : « {quote(game_id)} » (jeux : {known}).") from None
-
-
-def family_of(game: Game) -> Family:
-    return FAMILIES[game.family]
+        raise GameError("error.game_unknown", game=quote(game_id), known=", ".join(GAMES)) from None
 
 
 def load_match(record, sampler: DiceSampler | None = None) -> Match:
@@ -145,7 +145,8 @@ def load_match(record, sampler: DiceSampler | None = None) -> Match:
 
 
 __all__ = [
-    "CHANCE", "FAMILIES", "RECORD_FORMAT", "TERMINAL", "Action", "BadRecord", "DiceSampler",
-    "Family", "GAMES", "Game", "GameError", "IllegalAction", "Match", "Option", "Outcome",
-    "Player", "State", "Throw", "family_of", "find_game", "load_match",
+    "CHANCE", "FAMILIES", "RECORD_FORMAT", "TERMINAL", "Action", "Advice", "BadRecord",
+    "Choice", "DiceSampler", "Family", "GAMES", "Game", "GameError", "IllegalAction", "Match",
+    "Option", "Outcome", "Player", "Position", "State", "Throw", "bot_for", "family_of",
+    "find_game", "load_match",
 ]

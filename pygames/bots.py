@@ -1,14 +1,17 @@
 """Computer players. A bot is a function of a state: `choose(state) -> action`.
 
-`bot_for(game, seat)` gives the bot of a seat, as each game declares it (`Game.bot`);
-`RandomBot` plays uniformly random legal actions, for any game.
+Each game's package holds every computer level of its own (``pygames/<game>/bots.py``)
+and its family declares them (`Family.bots`); `bot_for(game, seat, tables)` gives the bot
+of a seat.  `RandomBot` plays uniformly random legal actions, for any game.
 """
 
 from __future__ import annotations
 
 import random
 
-from .core import Action, Game, GameError, State
+from .core import Action, State, bot_for
+
+__all__ = ["RandomBot", "bot_for"]
 
 
 class RandomBot:
@@ -19,11 +22,3 @@ class RandomBot:
 
     def __call__(self, state: State) -> Action:
         return self.rng.choice(state.legal_actions())
-
-
-def bot_for(game: Game, seat: str, tables=None):
-    """The bot of a seat, as the game declares it (`Game.bot`). Games whose expert plays
-    from solved tables take them as `tables` (by default read from web/tables/)."""
-    if seat not in game.seats or seat == "human":
-        raise GameError(f"Pas de joueur ordinateur « {seat} » pour {game.title}.")
-    return game.bot(seat, tables)

@@ -2,7 +2,7 @@
 commands each game declares in its family (`score`, `rank421`, …; see README).
 
 Every game is served by the same code through the registry; a family's own commands
-live in its `cli_module`, imported only when one of them runs (so `list` imports no
+live in its `cli` module, imported only when one of them runs (so `list` imports no
 solver and no numpy).  Bad input of any kind ends with exit 2 and one readable line.
 """
 
@@ -11,13 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from importlib import import_module
 from typing import Sequence, TextIO
 
 from . import FAMILIES, GAMES, DiceSampler, GameError, Match, family_of, find_game, load_match
-from .bots import bot_for
-from .core import MAX_QUOTE, parse_option_items, parse_players, play_out, quote
+from .core import MAX_QUOTE, bot_for, default_name, parse_option_items, parse_players, play_out, quote
+from .messages import Msg, Name, isolated, render, text
 
 
 class UsageError(GameError):
@@ -31,17 +32,25 @@ def parse_options(game, pairs: Sequence[str]) -> dict:
 
 def cmd_list(args, out: TextIO) -> int:
     for family in FAMILIES.values():
-        out.write(f"# {family.title} ({family.players_text()}) — {family.description}\n")
+        out.write(text("cli.list_family", title=family.title, players=family.players_text(),
+                       description=family.description) + "\n")
         for game in family.games:
-            out.write(f"{game.id}\t{game.title} ({game.min_players}–{game.max_players} joueurs)\n")
+            out.write(text("cli.list_game", id=game.id, title=game.title, lo=game.min_players,
+                           hi=game.max_players) + "\n")
             for opt in game.options:
-                kind = "|".join(map(str, opt.choices)) if opt.choices else "oui|non"
-                out.write(f"    {opt.id}={opt.default!s:<6} {opt.label} [{kind}]\n")
+                kind = "|".join(map(str, opt.choices)) if opt.choices else text("cli.yes_no")
+                out.write(f"    {opt.id}={opt.default!s:<6} {text(opt.label)} [{kind}]\n")
             seats = ", ".join(s for s in game.seats if s != "human")
-            out.write(f"    ordinateur : {seats or 'aucun'}\n")
+            out.write(text("cli.computer", seats=seats or Msg("word.nobody")) + "\n")
         if family.commands:
-            out.write("    commandes : " + ", ".join(family.commands) + "\n")
+            out.write(text("cli.commands", commands=", ".join(family.commands)) + "\n")
     return 0
+
+
+def reason(match: Match) -> Msg | None:
+    """The outcome's reason, in the family's words (None while the game goes on)."""
+    outcome = match.outcome()
+    return None if outcome is None else family_of(match.game).text.reason(outcome, match.names)
 
 
 def result_json(match: Match) -> dict:
@@ -54,7 +63,7 @@ def result_json(match: Match) -> dict:
         "ranking": [[match.players[i].name for i in place] for place in state.ranking()],
     }
     if outcome is not None:
-        result["outcome"] = outcome.to_json(match.names)
+        result["outcome"] = dict(outcome.to_json(match.names), reason=text(reason(match)))
     return result
 
 
@@ -64,7 +73,7 @@ def _read_json_file(path: str):
             text = f.read(50_000_000)
         return json.loads(text)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
-        raise UsageError(f"Impossible de lire {quote(path)} : {quote(str(err))}") from None
+        raise UsageError("cli.cannot_read", path=quote(path), error=quote(str(err))) from None
 
 
 def cmd_replay(args, out: TextIO) -> int:
@@ -73,41 +82,68 @@ def cmd_replay(args, out: TextIO) -> int:
     return 0
 
 
-def _tables(game, options, tables_dir):
-    """The expert's tables for `--tables DIR` (None: the game's default)."""
-    if tables_dir is None:
-        return None
-    import os
+#: Where the command line finds the experts' tables unless told (--tables): the site's own
+#: copy beside this package, in a checkout of the repository.
+DEFAULT_TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                              "web", "tables")
 
-    name = game.tables_name(options)
+
+def read_tables(game, options, directory: str | None = None):
+    """The expert's tables of a game and options, read from `directory` (or
+    `DEFAULT_TABLES`): a table file is named by the family (``yams/yams+single_prime``)."""
+    family = family_of(game)
+    name = family.game_tables(game, options)
     if name is None:
         return None
-    path = os.path.join(tables_dir, os.path.basename(name) + ".bin")
+    if directory is None:
+        path = os.path.join(DEFAULT_TABLES, name + ".bin")
+    else:  # --tables DIR: the family's folder, or one holding the files themselves
+        path = os.path.join(directory, os.path.basename(name) + ".bin")
+        if not os.path.isfile(path):
+            path = os.path.join(directory, name + ".bin")
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            data = f.read(64 << 20)
     except OSError:
-        raise UsageError(f"Tables introuvables : {quote(path)}.") from None
-    return game.load_tables(data)
+        raise UsageError("cli.tables_not_found", path=quote(path)) from None
+    return family.load_tables(data)
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """Write a file the command line made (a solved table), with one readable error."""
+    try:
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as err:
+        raise UsageError("cli.cannot_write", path=quote(path), error=quote(err.strerror or str(err))) from None
 
 
 def make_bots(game, options, players, tables_dir=None) -> dict:
     tables = None
     if any(p.seat == "expert" for p in players):
-        tables = _tables(game, options, tables_dir)
+        tables = read_tables(game, options, tables_dir)
     return {i: bot_for(game, p.seat, tables) for i, p in enumerate(players) if p.is_computer}
 
 
 def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
     game = find_game(args.game)
-    default = "Joueur" if game.min_players <= 1 else "Joueur,Ordinateur:simple"
+    seats = ["human"] if game.min_players <= 1 else ["human", "simple"]
+    default = ",".join(f"{text(default_name(n, seat))}:{seat}" for n, seat in enumerate(seats, 1))
     players = parse_players(args.players or default)
     options = parse_options(game, args.option)
     start = json.loads(args.start) if args.start else None
     match = Match(game, players, options, DiceSampler(args.seed), start)
     bots = make_bots(game, match.options, players)
     names = match.names
+    words = family_of(game).text
     shown = None
+
+    def say(msg_id, **params):  # names isolated: a right-to-left name cannot turn the line
+        out.write(isolated(render(msg_id, **params)))
+
     while not match.state.is_terminal():
         state = match.state
         if state.is_chance():
@@ -116,30 +152,31 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
         who = state.current_player()
         if who in bots:
             action = bots[who](state)
-            out.write(f"{players[who].name} : {action}\n")
+            say("cli.bot_move", player=Name(names[who]), action=action.notation())
+            out.write("\n")
             match.apply(action)
             continue
         if shown is not state:
-            out.write("\n" + game.render_text(state, names) + "\n")
+            out.write("\n" + words.render_text(state, names) + "\n")
             shown = state
-        out.write(f"{players[who].name} > ")
+        say("cli.prompt", player=Name(names[who]))
         out.flush()
         line = inp.readline()
         if not line:
-            out.write("\nPartie interrompue.\n")
+            out.write("\n" + text("cli.interrupted") + "\n")
             return 1
         line = line.strip()
         if line in ("?", "aide", "help"):
-            out.write("Coups possibles : " + ", ".join(map(str, state.legal_actions())) + "\n")
+            out.write(text("cli.legal", actions=", ".join(map(str, state.legal_actions()))) + "\n")
             continue
         try:
             match.apply(line)
         except GameError as err:
-            out.write(f"{err}  (tapez ? pour la liste des coups)\n")
-    out.write("\n" + game.render_text(match.state, names) + "\n")
-    outcome = match.outcome()
-    if outcome is not None:
-        out.write(outcome.reason + "\n")
+            say("cli.error_hint", error=err.message)
+            out.write("\n")
+    out.write("\n" + words.render_text(match.state, names) + "\n")
+    if match.outcome() is not None:
+        out.write(isolated(render(reason(match))) + "\n")
     out.write(json.dumps(result_json(match), ensure_ascii=False) + "\n")
     return 0
 
@@ -163,7 +200,7 @@ def _simulate_chunk(job) -> list[tuple[list[int], list[int], list[int], bool]]:
         match = Match(game, seated, options, DiceSampler(f"{seed}/{i}"))
         seat_bots = {s: bots[j] for s, j in enumerate(order)}
         state = play_out(match, lambda st: seat_bots[st.current_player()](st)).state
-        outcome = state.outcome(match.names)
+        outcome = state.outcome()
         scores, won, lost = [0] * n, [0] * n, [0] * n
         for s, j in enumerate(order):
             scores[j] = state.scores()[s]
@@ -187,18 +224,17 @@ def cmd_simulate(args, out: TextIO) -> int:
     game = find_game(args.game)
     options = parse_options(game, args.option)
     if args.games < 2:
-        raise UsageError("Il faut au moins 2 parties.")
+        raise UsageError("cli.two_games")
     if args.players:
         seat_text = args.players
     elif game.min_players <= 1:
         seat_text = f"Solo:{args.seat}"
     else:
-        raise UsageError(f"{game.title} se joue à plusieurs : donner --players "
-                         "(par exemple « A:expert,B:simple »).")
+        raise UsageError("cli.several_players", game=game.title)
     players = parse_players(seat_text)
     game.check_players(players)
     if not all(p.is_computer for p in players):
-        raise UsageError("simulate : toutes les places doivent être tenues par l'ordinateur.")
+        raise UsageError("cli.all_computer")
     make_bots(game, options, players, args.tables)  # fail early on a bad seat or table
     jobs = max(1, min(args.jobs, 64))
     size = -(-args.games // jobs)
@@ -228,8 +264,8 @@ def cmd_simulate(args, out: TextIO) -> int:
             out.write(f"    {p.name} ({p.seat}): wins {win:.4f} ± {win_se:.4f}, "
                       f"losses {loss:.4f} ± {loss_se:.4f}, mean score {score:.2f} ± {score_se:.2f}\n")
     family = family_of(game)
-    if family.solver:
-        report = getattr(import_module(family.solver), "simulate_report", None)
+    if family.cli:
+        report = getattr(import_module(family.cli), "simulate_report", None)
         if report:
             report(game, options, players, results, args, out)
     return 0
@@ -238,56 +274,58 @@ def cmd_simulate(args, out: TextIO) -> int:
 def cmd_solve(args, out: TextIO) -> int:
     """A family's exact solver (its `solver` module); the game id picks the family."""
     if args.all:
-        families = [f for f in FAMILIES.values() if f.solver]
-        for family in families:
-            import_module(family.solver).solve(None, {}, args, out)
+        for family in FAMILIES.values():
+            if family.solver:
+                import_module(family.cli).solve(None, {}, args, out)
         return 0
     if not args.game:
-        raise UsageError("Donner un jeu (" + ", ".join(
-            g.id for g in GAMES.values() if family_of(g).solver) + ") ou --all.")
+        raise UsageError("cli.solve_which", games=", ".join(
+            g.id for g in GAMES.values() if family_of(g).solver))
     game = find_game(args.game)
     family = family_of(game)
     if not family.solver:
-        raise UsageError(f"« solve » : pas de solveur pour {game.title}.")
-    return import_module(family.solver).solve(game, parse_options(game, args.option), args, out)
+        raise UsageError("cli.no_solver", game=game.title)
+    return import_module(family.cli).solve(game, parse_options(game, args.option), args, out)
 
 
-def _family_commands() -> dict[str, tuple]:
-    return {name: (family, text) for family in FAMILIES.values() for name, text in family.commands.items()}
+def _family_commands() -> dict[str, object]:
+    return {name: family for family in FAMILIES.values() for name in family.commands}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m pygames", description="Jeux de dés.")
+    option = {"action": "append", "default": [], "metavar": text("cli.option_metavar")}
+    parser = argparse.ArgumentParser(prog="python -m pygames", description=text("cli.description"))
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="les jeux, leurs règles et leurs options")
-    p = sub.add_parser("replay", help="rejoue une partie enregistrée (JSON)")
+    sub.add_parser("list", help=text("cli.list"))
+    p = sub.add_parser("replay", help=text("cli.replay"))
     p.add_argument("file")
-    p = sub.add_parser("play", help="jouer dans le terminal")
+    p = sub.add_parser("play", help=text("cli.play"))
     p.add_argument("game")
-    p.add_argument("--players", default=None, help="ex. « Alice,Bob:simple »")
+    p.add_argument("--players", default=None, help=text("cli.players_help"))
     p.add_argument("--seed", default=None)
-    p.add_argument("--start", default=None, help="position de départ (JSON), si le jeu en accepte")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
-    p = sub.add_parser("simulate", help="parties jouées par l'ordinateur : scores, victoires")
+    p.add_argument("--start", default=None, help=text("cli.start_help"))
+    p.add_argument("--option", "-o", **option)
+    p = sub.add_parser("simulate", help=text("cli.simulate"))
     p.add_argument("game")
-    p.add_argument("--seat", default="expert", help="seul contre la feuille : le niveau")
-    p.add_argument("--players", default=None, help="ex. « A:expert,B:simple »")
+    p.add_argument("--seat", default="expert", help=text("cli.seat_help"))
+    p.add_argument("--players", default=None, help=text("cli.players_help"))
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", default="simulate")
     p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--tables", default=None, metavar="DOSSIER")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
-    p = sub.add_parser("solve", help="stratégie optimale calculée (numpy)")
+    p.add_argument("--tables", default=None, metavar=text("cli.folder_metavar"),
+                   help=text("cli.tables_help"))
+    p.add_argument("--option", "-o", **option)
+    p = sub.add_parser("solve", help=text("cli.solve"))
     p.add_argument("game", nargs="?")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
-    p.add_argument("--all", action="store_true", help="toutes les règles et options")
-    p.add_argument("--write", metavar="DOSSIER", help="écrire les tables (ex. web/tables/yams)")
-    p.add_argument("--target", type=int, default=None, help="(Dé Landais) le but, 3000 par défaut")
-    p.add_argument("--floor", type=int, default=None, help="(Dé Landais) plancher des scores")
-    for name, (family, text) in _family_commands().items():
-        p = sub.add_parser(name, help=text)
+    p.add_argument("--option", "-o", **option)
+    p.add_argument("--all", action="store_true", help=text("cli.all_help"))
+    p.add_argument("--write", metavar=text("cli.folder_metavar"), help=text("cli.write_help"))
+    p.add_argument("--target", type=int, default=None, help=text("cli.target_help"))
+    p.add_argument("--floor", type=int, default=None, help=text("cli.floor_help"))
+    for name, family in _family_commands().items():
+        p = sub.add_parser(name, help=text(f"cli.command.{name}"))
         if name == command:  # only the command that runs imports its module
-            import_module(family.cli_module).add_arguments(name, p)
+            import_module(family.cli).add_arguments(name, p)
         else:
             p.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
@@ -310,13 +348,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     try:
         if args.command in commands:
             return commands[args.command](args, out)
-        family, _ = _family_commands()[args.command]
-        return import_module(family.cli_module).run(args.command, args, out)
+        family = _family_commands()[args.command]
+        return import_module(family.cli).run(args.command, args, out)
     except GameError as err:
-        sys.stderr.write(f"erreur : {_one_line(str(err))}\n")
+        sys.stderr.write(text("cli.error", error=_one_line(str(err))) + "\n")
         return 2
     except (ValueError, RecursionError, OverflowError, UnicodeError) as err:
-        sys.stderr.write(f"erreur : entrée invalide ({_one_line(str(err))})\n")
+        sys.stderr.write(text("cli.bad_input", error=_one_line(str(err))) + "\n")
         return 2
 
 

@@ -3,16 +3,21 @@
 A game is a `Game` (its id, its options, a factory for the first state) and a `State`
 (immutable: `apply` returns a new state).  Every state answers the same questions:
 whose turn it is (`current_player`, which is `CHANCE` when dice are about to land),
-which actions are legal, and, at the end, the final scores.  Dice are chance actions
-like any other (`Throw`), so a game replays exactly from the list of its actions and
-any roll can be forced in a test.  Randomness lives outside the rules, in
-`DiceSampler`, which a driver (the web page, the CLI, a simulation) uses to pick
-chance actions.
+which actions are legal, and, at the end, the final scores and the `Outcome`.  Dice are
+chance actions like any other (`Throw`), so a game replays exactly from the list of its
+actions and any roll can be forced in a test.  Randomness lives outside the rules, in
+`DiceSampler`, which a driver (the web page, the CLI, a simulation) uses to pick chance
+actions.
+
+The rules speak no language: an outcome, an event or an error says what happened as
+values (kinds, seats, numbers, message ids with parameters: `pygames.messages.Msg`); the
+words are in the catalogues (`pygames.messages` and each game's ``messages.py``).
 
 A `Match` is that driver's bookkeeping: players, options, the current state and the
-history of actions, with a versioned JSON form (`to_record` / `Match.from_record`).  It
-can take back the last decision while no dice have landed since (`can_undo` / `undo`),
-unless the match is played *sans annulation* (`undo=False`, kept in the record).
+history of actions, with a versioned JSON form (`to_record` / `Match.from_record`) and one
+way to walk through it again (`Match.positions`).  It can take back the last decision
+while no dice have landed since (`can_undo` / `undo`), unless the match is played *sans
+annulation* (`undo=False`, kept in the record).
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ import json
 import secrets
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Sequence
+
+from .messages import NO_WORDS, YES_WORDS, Msg, Name, text
 
 RECORD_FORMAT = "pygames/1"
 CHANCE = -1
@@ -33,7 +40,16 @@ MAX_NAME_LENGTH = 40
 
 
 class GameError(ValueError):
-    """The one error type for bad input: its message can be shown to a player as is."""
+    """The one error type for bad input.  It carries a message (`Msg`: a catalogue id and
+    its parameters, see pygames.messages); ``str(err)`` is its text, which can be shown to
+    a player as is.  A text that is no catalogue id stands for itself."""
+
+    def __init__(self, message: Msg | str, /, **params: Any):
+        self.message = message if isinstance(message, Msg) else Msg(message, **params)
+        super().__init__(self.message.id)
+
+    def __str__(self) -> str:
+        return text(self.message)
 
 
 class IllegalAction(GameError):
@@ -51,11 +67,15 @@ MAX_QUOTE = 40  # characters of a bad input quoted back in an error message
 MAX_ACTION_TEXT = 200
 
 
-def quote(text: Any) -> str:
+def quote(value: Any) -> str:
     """A short, printable prefix of a bad input, for an error message."""
-    text = text if isinstance(text, str) else repr(text)
-    text = "".join(c if c.isprintable() else "?" for c in text[: MAX_QUOTE + 1])
-    return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 1] + "…"
+    value = value if isinstance(value, str) else repr(value)
+    value = "".join(c if c.isprintable() else "?" for c in value[: MAX_QUOTE + 1])
+    return value if len(value) <= MAX_QUOTE else value[: MAX_QUOTE - 1] + "…"
+
+
+def unknown_action(words: Sequence[str]) -> IllegalAction:
+    return IllegalAction("error.action_unknown", text=quote(" ".join(words)))
 
 
 class Action:
@@ -68,11 +88,11 @@ class Action:
     verbs: ClassVar[tuple[str, ...]] = ()
 
     def notation(self) -> str:
-        raise IllegalAction(f"Coup sans notation : {type(self).__name__}.")
+        raise IllegalAction("error.action_no_notation", kind=type(self).__name__)
 
     @classmethod
     def parse(cls, words: Sequence[str], game: "Game") -> "Action":
-        raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+        raise unknown_action(words)
 
     def __str__(self) -> str:
         return self.notation()
@@ -88,7 +108,7 @@ class Word(Action):
     @classmethod
     def parse(cls, words, game):
         if len(words) != 1:
-            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+            raise unknown_action(words)
         return cls()
 
 
@@ -109,7 +129,7 @@ class Throw(Action):
     @classmethod
     def parse(cls, words, game):
         if not 1 <= len(words) - 1 <= game.max_dice:
-            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+            raise unknown_action(words)
         return cls(parse_faces(words[1:]))
 
 
@@ -121,61 +141,65 @@ def check_throw(action: Any, count: int) -> None:
         and len(action.faces) == count
         and all(is_face(f) for f in action.faces)
     ):
-        raise IllegalAction(f"Il faut le résultat de {count} dé{'s' if count > 1 else ''}.")
+        raise IllegalAction("error.throw_count", n=count)
 
 
-def parse_faces(words: Sequence[str], what: str = "un dé") -> tuple[int, ...]:
+def parse_faces(words: Sequence[str], what: Msg | None = None) -> tuple[int, ...]:
     """Read dice faces from words, with a readable error for anything else."""
     faces = []
     for word in words:
         if not (len(word) == 1 and word in "123456"):
-            raise IllegalAction(f"« {quote(word)} » n'est pas {what} (une face de 1 à 6).")
+            raise IllegalAction("error.not_a_face", text=quote(word), what=what or Msg("word.a_die"))
         faces.append(int(word))
     return tuple(faces)
 
 
 # --- options and players -------------------------------------------------------------
 
-YES = ("1", "true", "yes", "oui", "on")
-NO = ("0", "false", "no", "non", "off")
+YES, NO = YES_WORDS, NO_WORDS  # what an option's value may be written as (pygames.messages)
 
 
 @dataclass(frozen=True)
 class Option:
-    """One setting of a game, as offered by its setup screen, the CLI and the tests."""
+    """One setting of a game, as offered by its setup screen, the CLI and the tests; its
+    words are the catalogue's ``option.<id>``."""
 
     id: str
-    label: str  # French, for the setup screen
     default: Any
     choices: tuple = ()  # empty for a yes/no option
-    help: str = ""
+
+    @property
+    def label(self) -> Msg:
+        return Msg(f"option.{self.id}")
+
+    def _bad_choice(self, value: Any) -> GameError:
+        return GameError("error.option_bad_choice", option=self.id, value=quote(value),
+                         allowed=", ".join(map(str, self.choices)))
 
     def check(self, value: Any) -> Any:
         if self.choices:
             # bool is an int: True must not pass for the choice 1.
             if not any(type(value) is type(c) and value == c for c in self.choices):
-                allowed = ", ".join(map(str, self.choices))
-                raise GameError(f"Option {self.id} : valeur « {quote(value)} » invalide ({allowed}).")
+                raise self._bad_choice(value)
             return value
         if not isinstance(value, bool):
-            raise GameError(f"Option {self.id} : oui ou non attendu, pas « {quote(value)} ».")
+            raise GameError("error.option_yes_no", option=self.id, value=quote(value))
         return value
 
-    def parse(self, text: str | None) -> Any:
+    def parse(self, written: str | None) -> Any:
         """The value written as text (`None`: the option named alone, which means yes)."""
         if self.choices:
-            raw = (text or "").strip().lower()
+            raw = (written or "").strip().lower()
             for choice in self.choices:
                 if str(choice).lower() == raw:
                     return choice
-            allowed = ", ".join(map(str, self.choices))
-            raise GameError(f"Option {self.id} : valeur « {quote(text)} » invalide ({allowed}).")
-        raw = "yes" if text is None else text.strip().lower()
+            raise self._bad_choice(written)
+        raw = "yes" if written is None else written.strip().lower()
         if raw in YES:
             return True
         if raw in NO:
             return False
-        raise GameError(f"Option {self.id} : « oui » ou « non » attendu, pas « {quote(text)} ».")
+        raise GameError("error.option_yes_no_text", option=self.id, value=quote(written))
 
 
 def parse_option_items(game: "Game", items: Iterable[str]) -> dict[str, Any]:
@@ -189,8 +213,8 @@ def parse_option_items(game: "Game", items: Iterable[str]) -> dict[str, Any]:
             continue
         opt = known.get(key)
         if opt is None:
-            names = ", ".join(known) or "aucune"
-            raise GameError(f"Option inconnue pour {game.title} : « {quote(key)} » (options : {names}).")
+            raise GameError("error.option_unknown_for", game=game.title, key=quote(key),
+                            known=", ".join(known) or Msg("word.none"))
         values[key] = opt.parse(raw if sep else None)
     return values
 
@@ -212,17 +236,17 @@ class Player:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
-            raise GameError("Chaque joueur a besoin d'un nom.")
+            raise GameError("error.name_missing")
         if len(self.name) > MAX_NAME_LENGTH:
-            raise GameError(f"Nom trop long (au plus {MAX_NAME_LENGTH} caractères).")
+            raise GameError("error.name_long", max=MAX_NAME_LENGTH)
         if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in self.name):  # C0, DEL, C1
-            raise GameError("Le nom contient un caractère de contrôle.")
+            raise GameError("error.name_control")
         if any(0xD800 <= ord(c) <= 0xDFFF for c in self.name):  # cannot be written as UTF-8
-            raise GameError("Le nom contient un caractère invalide.")
+            raise GameError("error.name_invalid")
         if not any(is_visible(c) for c in self.name):
-            raise GameError("Le nom doit contenir au moins un caractère visible.")
+            raise GameError("error.name_invisible")
         if not isinstance(self.seat, str) or not self.seat.isidentifier() or len(self.seat) > 20:
-            raise GameError(f"Place illisible : « {quote(self.seat)} ».")
+            raise GameError("error.seat_unreadable", seat=quote(self.seat))
 
     @property
     def is_computer(self) -> bool:
@@ -232,22 +256,22 @@ class Player:
         return {"name": self.name, "seat": self.seat}
 
 
-def parse_players(text: str) -> list[Player]:
+def parse_players(written: str) -> list[Player]:
     """'Alice,Bob:simple' -> two players, Bob played by the computer (CLI and embeds).
 
     Names are kept as written (trimmed); seats are read in lower case."""
-    if not isinstance(text, str) or len(text) > MAX_PLAYERS_TEXT:
-        raise GameError("Liste de joueurs trop longue.")
+    if not isinstance(written, str) or len(written) > MAX_PLAYERS_TEXT:
+        raise GameError("error.players_text_long")
     players = []
-    for n, item in enumerate(text.split(","), 1):
+    for n, item in enumerate(written.split(","), 1):
         name, _, seat = item.partition(":")
         name, seat = name.strip(), seat.strip().lower() or "human"
         if not name:
-            raise GameError(f"Joueur {n} sans nom (exemple : Alice,Ordi:simple).")
+            raise GameError("error.player_no_name", n=n)
         try:
             players.append(Player(name, seat))
         except GameError as err:
-            raise GameError(f"Joueur {n} : {err}") from None
+            raise GameError("error.player_n", n=n, error=err.message) from None
     return players
 
 
@@ -256,46 +280,38 @@ def parse_players(text: str) -> list[Player]:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: places, winners, losers, a draw, and why (French)."""
+    """How a finished game ended, as facts: the kind of ending (`ending`, named by the
+    game: "points", "tokens", "five", "target", "manches"), places, winners, losers, a
+    draw, every player's score, and the numbers that explain it (`facts`, e.g. the target
+    reached).  Its words are the game's catalogue's (``messages.reason(outcome, names)``)."""
 
+    ending: str
     ranking: tuple[tuple[int, ...], ...]  # players grouped by place, best first
     winners: tuple[int, ...]
     losers: tuple[int, ...]
     draw: bool
-    reason: str
+    scores: tuple[int, ...] = ()
+    facts: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def to_json(self, names: Sequence[str]) -> dict:
         return {
+            "ending": self.ending,
             "ranking": [[names[p] for p in place] for place in self.ranking],
             "winners": [names[p] for p in self.winners],
             "losers": [names[p] for p in self.losers],
             "draw": self.draw,
-            "reason": self.reason,
         }
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
-
-
-def join_names(names: Sequence[str]) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " et " + names[-1]
-
-
-def score_outcome(state: "State", names: Sequence[str], unit: str = "point") -> Outcome:
+def score_outcome(state: "State", ending: str = "points") -> Outcome:
     """The outcome of a game won on points: the highest score wins, equal tops draw."""
-    scores = state.scores()
+    scores = tuple(state.scores())
     ranking = tuple(tuple(place) for place in state.ranking())
     top = ranking[0]
-    if len(names) == 1:
-        return Outcome(ranking, top, (), False, f"Partie terminée : {plural(scores[0], unit)}.")
+    if len(scores) == 1:
+        return Outcome(ending, ranking, top, (), False, scores)
     losers = ranking[-1] if len(ranking) > 1 else ()
-    if len(top) > 1:
-        reason = f"Égalité entre {join_names([names[p] for p in top])} ({plural(scores[top[0]], unit)})."
-        return Outcome(ranking, top, losers, True, reason)
-    reason = f"{names[top[0]]} gagne avec {plural(scores[top[0]], unit)}."
-    return Outcome(ranking, top, losers, False, reason)
+    return Outcome(ending, ranking, top, losers, len(top) > 1, scores)
 
 
 # --- games and states ----------------------------------------------------------------
@@ -339,16 +355,16 @@ class State:
                 places.append([p])
         return places
 
-    def outcome(self, names: Sequence[str]) -> Outcome | None:
+    def outcome(self) -> Outcome | None:
         """How the game ended (None while it goes on). Default: won on points."""
         if not self.is_terminal():
             return None
-        return score_outcome(self, names)
+        return score_outcome(self)
 
     def check_legal(self, action: Action) -> None:
         """Raise IllegalAction with a readable reason unless `action` is legal here."""
         if self.is_terminal():
-            raise IllegalAction("La partie est terminée.")
+            raise IllegalAction("error.game_over")
         if self.is_chance():
             check_throw(action, self.dice_to_throw())
             return
@@ -361,46 +377,51 @@ class State:
         if not legal:
             raise IllegalAction(self._reason(action))
 
-    def _reason(self, action: Any) -> str:
+    def _reason(self, action: Any) -> Msg:
         """why_illegal, even for an action built in Python with fields of the wrong types
         (a game's why_illegal may look them up): it never raises anything but the reason."""
         try:
             return self.why_illegal(action)
         except Exception:
-            return f"Coup illisible : « {quote(repr(action))} »."
+            return Msg("error.action_unreadable_value", text=quote(repr(action)))
 
-    def why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> Msg:
         if isinstance(action, Throw):
-            return "Ce n'est pas le moment de lancer les dés."
+            return Msg("error.not_throw_time")
         try:
-            text = action.notation() if isinstance(action, Action) else action
+            written = action.notation() if isinstance(action, Action) else action
         except GameError:
-            text = type(action).__name__
-        return f"Coup impossible maintenant : « {quote(text)} »."
+            written = type(action).__name__
+        return Msg("error.action_impossible", text=quote(written))
 
 
 class Game:
-    """A game of the registry: its id, its options, its first state, and what the
-    menus, the CLI and the pages need to know of it.
-
-    The facts a whole family of rulesets shares (its page, seats, bots, text rendering,
-    commands) are class attributes of the family's base class; see `pygames.registry`.
-    """
+    """A game of the registry (one ruleset): its id, its options, its first state, and
+    what the menus, the CLI and the pages need to know of it.  Its words are the
+    catalogue's: ``game.<id>.title`` and ``game.<id>.summary``; the seats' are
+    ``seat.<seat>``.  What a whole family of rulesets shares (its page, bots, tables,
+    commands) is its `Family`'s."""
 
     id: ClassVar[str]
-    title: ClassVar[str]
     family: ClassVar[str]
-    summary: ClassVar[str] = ""  # one line (French) for the setup screen
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
     max_dice: ClassVar[int] = 5
     options: ClassVar[tuple[Option, ...]] = ()
     actions: ClassVar[tuple[type[Action], ...]] = ()  # the action types, parsed by verb
-    # seat -> French label; "human" first. Computer seats are played by `bot(seat)`.
-    seats: ClassVar[Mapping[str, str]] = {"human": "Humain"}
-    # A fresh setup's players, (name, seat) each: read by the page's setup, which the build
-    # writes as plain HTML (web/build.py) and the view's `default_players` returns.
-    default_players: ClassVar[tuple[tuple[str, str], ...]] = (("Joueur 1", "human"),)
+    # "human" first, then the computer levels, weakest first (played by the family's bots).
+    seats: ClassVar[tuple[str, ...]] = ("human",)
+    # A fresh setup's players, (name, seat) each; a name None is the seat's default name
+    # (`default_name`).  The setup the build writes as plain HTML (web/build.py) shows them.
+    default_players: ClassVar[tuple[tuple[str | None, str], ...]] = ((None, "human"),)
+
+    @property
+    def title(self) -> Msg:
+        return Msg(f"game.{self.id}.title")
+
+    @property
+    def summary(self) -> Msg:
+        return Msg(f"game.{self.id}.summary")
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         given = dict(given or {})
@@ -408,7 +429,7 @@ class Game:
         unknown = sorted(set(map(str, given)) - set(known))
         if unknown:
             shown = ", ".join(quote(u) for u in unknown[:3]) + (" …" if len(unknown) > 3 else "")
-            raise GameError(f"Option inconnue pour {self.id} : {shown}.")
+            raise GameError("error.option_unknown", game=self.id, keys=shown)
         return {o.id: o.check(given.get(o.id, o.default)) for o in self.options}
 
     def option_sets(self) -> list[dict[str, Any]]:
@@ -422,76 +443,118 @@ class Game:
     def check_players(self, players: Sequence[Player]) -> None:
         if not self.min_players <= len(players) <= self.max_players:
             if self.min_players == self.max_players:
-                raise GameError(f"{self.title} se joue à {self.min_players} joueurs.")
-            raise GameError(
-                f"{self.title} se joue de {self.min_players} à {self.max_players} joueurs."
-            )
+                raise GameError("error.players_exactly", game=self.title, n=self.min_players)
+            raise GameError("error.players_range", game=self.title, lo=self.min_players,
+                            hi=self.max_players)
         for p in players:
             if p.seat not in self.seats:
-                raise GameError(
-                    f"Place inconnue pour {p.name} : « {quote(p.seat)} » "
-                    f"({self.title} : {', '.join(self.seats)})."
-                )
+                raise GameError("error.seat_unknown", name=Name(p.name), seat=quote(p.seat),
+                                game=self.title, seats=", ".join(self.seats))
 
     def check_start(self, start: Any, players: Sequence[Player], options: Mapping[str, Any]) -> Any:
         """A starting position given by the players (e.g. a game begun on paper),
         checked and normalised to plain JSON; games that take none refuse it."""
-        raise GameError(f"{self.title} ne peut pas commencer d'une position donnée.")
+        raise GameError("error.no_start", game=self.title)
 
     def new_state(self, players: Sequence[Player], options: Mapping[str, Any], start: Any = None) -> State:
         raise NotImplementedError
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, written: str) -> Action:
         """Read an action from its notation; each action type parses its own words."""
-        if not isinstance(text, str):
-            raise IllegalAction("Coup illisible.")
-        if len(text) > MAX_ACTION_TEXT:
-            raise IllegalAction(f"Coup trop long : « {quote(text)} ».")
-        words = text.split()
+        if not isinstance(written, str):
+            raise IllegalAction("error.action_unreadable")
+        if len(written) > MAX_ACTION_TEXT:
+            raise IllegalAction("error.action_too_long", text=quote(written))
+        words = written.split()
         if words:
             for kind in (*self.actions, Throw):
                 if words[0] in kind.verbs:
                     return kind.parse(words, self)
-        raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+        raise unknown_action(words)
 
-    # --- what drivers ask of a game (bots, text, tables) ---
 
-    def bot(self, seat: str, tables: Any = None):
-        """The computer player of a seat: a function `state -> action`."""
-        raise GameError(f"Pas de joueur ordinateur « {quote(seat)} » pour {self.title}.")
+# --- the advisor's answer: the same shape in every game ----------------------------------
 
-    def tables_name(self, options: Mapping[str, Any]) -> str | None:
-        """The file (under web/tables/) that the expert and the advisor read, if any."""
-        return None
 
-    def load_tables(self, data: bytes) -> Any:
-        raise GameError(f"{self.title} n'a pas de tables.")
+@dataclass(frozen=True)
+class Choice:
+    """One choice of the player to move and what it is worth: the quantity the family's
+    expert plays for (an expected final score, a probability of winning)."""
 
-    def render_text(self, state: State, names: Sequence[str]) -> str:
-        """The state for a terminal: scores at least; games draw their own table."""
-        return "  ".join(f"{n} {s}" for n, s in zip(names, state.scores()))
+    action: Action
+    value: float
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every choice of the player to move, best first (the expert plays the first);
+    `measure` says what the values are ("score": expected final score, "win": probability
+    of winning), `exact` whether they are exact or an approximation (e.g. a two-player
+    solution played against the strongest of three opponents)."""
+
+    choices: tuple[Choice, ...]
+    measure: str
+    exact: bool = True
+
+    @property
+    def best(self) -> Choice | None:
+        return self.choices[0] if self.choices else None
 
 
 # --- families: what a page, the menu and the CLI know of a group of rulesets ---------
 
+#: A computer level: built from the solved tables when the family has some (else None).
+BotFactory = Callable[[Any], Callable[[State], Action]]
+
 
 @dataclass(frozen=True)
 class Family:
-    """One game as players name it (Yams, Le 421, …): its rulesets and everything
-    around the rules that the site, the CLI and the tests read from the registry.
+    """One game as players name it (Yams, Le 421, …): its rulesets and everything around
+    the rules that the site, the CLI and the tests read from the registry.  Each game's
+    package assembles its own (``pygames/<game>/__init__.py``); `pygames.FAMILIES` lists
+    them in menu order.  Its words: ``family.<id>.title`` and ``family.<id>.description``.
 
-    Each game module ends with its `FAMILY`; `pygames.FAMILIES` lists them in menu order.
+    * `bots`: seat -> factory(tables) -> bot (a function ``state -> action``);
+    * `tables_name(game, options)` -> the expert's solved table (a file under web/tables/,
+      without ``.bin``) or None, and `load_tables(bytes)` -> what the bots and the advisor
+      read (the pure package does no file I/O: the CLI and the page hand over the bytes);
+    * `advise(state, tables)` -> `Advice`, when the page offers "Conseil";
+    * `cli`: the module of its own commands (`commands`), imported only when one runs;
+    * `text`: its catalogue module (``messages``): describes events and outcomes and
+      draws the state for a terminal.
     """
 
     id: str  # the page (<id>.html, embed-<id>.html, data-pygames="<id>") and save keys
-    title: str  # French, as on the home page
-    description: str  # one line (French) for the home page
     games: tuple[Game, ...]  # its rulesets; the first is the default
     view: str  # the page's view module in web/app/
-    commands: Mapping[str, str] = dataclasses.field(default_factory=dict)  # CLI name -> help
-    cli_module: str = ""  # defines add_arguments(name, parser) and run(name, args, out)
-    solver: str = ""  # module whose solve(game, options, args, out) serves `solve GAME`
-    advisor: bool = False  # the page offers "Conseil"
+    bots: Mapping[str, BotFactory] = dataclasses.field(default_factory=dict)
+    text: Any = None
+    commands: tuple[str, ...] = ()
+    cli: str = ""  # defines add_arguments(name, parser) and run(name, args, out), solve(...)
+    solver: bool = False  # its cli module's solve(game, options, args, out) serves `solve`
+    tables_name: Callable[[Game, Mapping[str, Any]], str | None] | None = None
+    load_tables: Callable[[bytes], Any] | None = None
+    advise: Callable[[State, Any], Advice] | None = None
+
+    def __post_init__(self) -> None:
+        for game in self.games:
+            assert game.family == self.id, game.id
+            object.__setattr__(game, "_family", self)
+        missing = {s for g in self.games for s in g.seats if s != "human"} - set(self.bots)
+        assert not missing, f"{self.id}: no bot for {sorted(missing)}"
+
+    @property
+    def title(self) -> Msg:
+        return Msg(f"family.{self.id}.title")
+
+    @property
+    def description(self) -> Msg:
+        return Msg(f"family.{self.id}.description")
+
+    @property
+    def advisor(self) -> bool:
+        """The page offers "Conseil"."""
+        return self.advise is not None
 
     @property
     def min_players(self) -> int:
@@ -502,14 +565,40 @@ class Family:
         return max(g.max_players for g in self.games)
 
     @property
-    def seats(self) -> Mapping[str, str]:
-        return {k: v for g in self.games for k, v in g.seats.items()}
+    def seats(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(s for g in self.games for s in g.seats))
 
-    def players_text(self) -> str:
+    def players_text(self) -> Msg:
         lo, hi = self.min_players, self.max_players
         if lo == hi:
-            return f"{lo} joueurs"
-        return f"{lo} à {hi} joueurs" if lo > 1 else f"{lo} à {hi} joueurs (seul contre la feuille)"
+            return Msg("players.exactly", n=lo)
+        return Msg("players.range" if lo > 1 else "players.range_solo", lo=lo, hi=hi)
+
+    def game_tables(self, game: Game, options: Mapping[str, Any]) -> str | None:
+        return self.tables_name(game, game.resolve_options(options)) if self.tables_name else None
+
+
+def family_of(game: Game) -> Family:
+    """The family a game belongs to (set when its package assembles it)."""
+    return game._family  # type: ignore[attr-defined]
+
+
+def seat_label(seat: str) -> Msg:
+    return Msg(f"seat.{seat}")
+
+
+def default_name(n: int, seat: str) -> Msg:
+    """A player's name when none is given: "Joueur n" for a person, "Ordinateur" else."""
+    return Msg("player.default", n=n) if seat == "human" else Msg("player.computer")
+
+
+def bot_for(game: Game, seat: str, tables: Any = None) -> Callable[[State], Action]:
+    """The computer player of a seat, as the game's family declares it; an expert that
+    plays from solved tables takes them (`Family.load_tables`) as `tables`."""
+    factory = family_of(game).bots.get(seat) if seat in game.seats else None
+    if factory is None:
+        raise GameError("error.no_computer", seat=quote(seat), game=game.title)
+    return factory(tables)
 
 
 # --- dice ----------------------------------------------------------------------------
@@ -544,6 +633,17 @@ class DiceSampler:
 # --- matches and records -------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Position:
+    """One step of a match's history: the state before an action, the action, the state
+    after it, and its index in the history (`ply`)."""
+
+    ply: int
+    before: State
+    action: Action
+    after: State
+
+
 class Match:
     """A game being played: players, options, the current state and its history."""
 
@@ -558,7 +658,7 @@ class Match:
     ):
         game.check_players(players)
         if not isinstance(undo, bool):
-            raise GameError("Réglage d'annulation illisible : oui ou non attendu.")
+            raise GameError("error.undo_setting")
         self.game = game
         self.players = tuple(players)
         self.options = game.resolve_options(options)
@@ -575,8 +675,21 @@ class Match:
     def names(self) -> list[str]:
         return [p.name for p in self.players]
 
+    def first_state(self) -> State:
+        """The state the match started from (its history replays from it)."""
+        return self.game.new_state(self.players, self.options, self.start)
+
+    def positions(self, upto: int | None = None) -> Iterator[Position]:
+        """Every step of the history (or of its first `upto` actions), replayed from the
+        first state: the one way the pages and the tools walk through a match."""
+        state = self.first_state()
+        for ply, action in enumerate(self.history[:upto] if upto is not None else self.history):
+            after = state.apply(action)
+            yield Position(ply, state, action, after)
+            state = after
+
     def outcome(self) -> Outcome | None:
-        return self.state.outcome(self.names)
+        return self.state.outcome()
 
     def apply(self, action: Action | str) -> State:
         if isinstance(action, str):
@@ -607,14 +720,14 @@ class Match:
         """Take back the last decision (see `can_undo`): the state, the history and the
         record are exactly what they were before it.  Returns the action taken back."""
         if not self.can_undo():
-            raise IllegalAction("Il n'y a pas de décision à reprendre.")
+            raise IllegalAction("error.no_undo")
         self.state = self._undoable.pop()
         return self.history.pop()
 
     def throw(self) -> State:
         """Let the dice fall (at a chance node)."""
         if not self.state.is_chance():
-            raise IllegalAction("Ce n'est pas le moment de lancer les dés.")
+            raise IllegalAction("error.not_throw_time")
         return self.apply(self.sampler.throw(self.state, len(self.history)))
 
     def advance_chance(self) -> State:
@@ -648,15 +761,15 @@ class Match:
             try:
                 record = json.loads(record)
             except (ValueError, RecursionError):
-                raise BadRecord("Partie enregistrée illisible : JSON invalide ou tronqué.") from None
+                raise BadRecord("record.unreadable_json") from None
         if not isinstance(record, dict):
-            raise BadRecord("Partie enregistrée illisible : un objet JSON est attendu.")
+            raise BadRecord("record.not_object")
         if record.get("format") != RECORD_FORMAT:
-            raise BadRecord(f"Format de partie inconnu : {record.get('format')!r}.")
+            raise BadRecord("record.format_unknown", format=quote(repr(record.get("format"))))
         game_id = record.get("game")
         game = registry.get(game_id) if isinstance(game_id, str) else None
         if game is None:
-            raise BadRecord(f"Jeu inconnu : {record.get('game')!r}.")
+            raise BadRecord("record.game_unknown", game=quote(repr(record.get("game"))))
         players_json, options, actions = (
             record.get("players"),
             record.get("options", {}),
@@ -665,24 +778,25 @@ class Match:
         if not isinstance(players_json, list) or not all(
             isinstance(p, dict) for p in players_json
         ):
-            raise BadRecord("Liste des joueurs illisible.")
+            raise BadRecord("record.players_unreadable")
         if not isinstance(options, dict):
-            raise BadRecord("Options illisibles.")
+            raise BadRecord("record.options_unreadable")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise BadRecord("Liste des coups illisible.")
+            raise BadRecord("record.actions_unreadable")
         undo = record.get("undo", True)
         if not isinstance(undo, bool):
-            raise BadRecord("Réglage d'annulation illisible.")
+            raise BadRecord("record.undo_unreadable")
         try:
             players = [Player(p.get("name"), p.get("seat", "human")) for p in players_json]
             match = cls(game, players, options, sampler, record.get("start"), undo)
         except GameError as err:
-            raise BadRecord(f"Partie enregistrée invalide : {err}") from None
-        for i, text in enumerate(actions):
+            raise BadRecord("record.invalid", error=err.message) from None
+        for i, written in enumerate(actions):
             try:
-                match.apply(text)
+                match.apply(written)
             except GameError as err:
-                raise BadRecord(f"Coup n° {i + 1} (« {quote(text)} ») invalide : {err}") from None
+                raise BadRecord("record.bad_action", n=i + 1, text=quote(written),
+                                error=err.message) from None
         return match
 
 
@@ -694,11 +808,6 @@ def play_out(match: Match, choose) -> Match:
         else:
             match.apply(choose(match.state))
     return match
-
-
-def distinct(items: Iterable) -> list:
-    """Items in first-seen order without repeats."""
-    return list(dict.fromkeys(items))
 
 
 def replace(obj, **changes):

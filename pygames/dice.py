@@ -70,13 +70,13 @@ class Roll(Action):
 
     def __post_init__(self):
         if not isinstance(self.keep, tuple) or not all(is_face(f) for f in self.keep):
-            raise IllegalAction("Dés gardés illisibles.")
+            raise IllegalAction("error.kept_unreadable")
         if self.positions is not None and (
             not isinstance(self.positions, tuple)
             or not all(type(p) is int and p >= 0 for p in self.positions)
             or len(self.positions) != len(self.keep)  # one place per kept die
         ):
-            raise IllegalAction("Places des dés gardés illisibles.")
+            raise IllegalAction("error.kept_places_unreadable")
 
     def notation(self) -> str:
         if not self.keep:
@@ -93,11 +93,11 @@ class Roll(Action):
             return cls()
         m = _KEEP.match(text)
         if not m:
-            raise IllegalAction(f"« {quote(text)} » : écrire par exemple « keep 3 3 5 ».")
+            raise IllegalAction("error.keep_syntax", text=quote(text))
         keep = tuple(sorted(parse_faces(m.group(1).split())))
         places = tuple(int(p) - 1 for p in m.group(2).split(",")) if m.group(2) else None
         if places is not None and len(places) != len(keep):
-            raise IllegalAction(f"« {quote(text)} » : autant de places que de dés gardés.")
+            raise IllegalAction("error.keep_places_count", text=quote(text))
         return cls(keep, places)
 
 
@@ -120,7 +120,7 @@ class Cup:
         for face in keep:
             place = next((p for p in free if self.dice[p] == face), None)
             if place is None:
-                raise IllegalAction("On ne peut garder que des dés qui sont sur la table.")
+                raise IllegalAction("error.keep_not_on_table")
             free.remove(place)
             places.append(place)
         return tuple(sorted(places))
@@ -130,7 +130,7 @@ class Cup:
         leftmost dice showing its faces."""
         if not self.dice:
             if action.keep:
-                raise IllegalAction("Lancez d'abord les dés.")
+                raise IllegalAction("error.throw_first")
             return ()
         if action.positions is None:
             return self.places_of(action.keep)
@@ -140,13 +140,13 @@ class Cup:
             or not all(0 <= p < self.size for p in places)
             or sorted(self.dice[p] for p in places) != list(action.keep)
         ):
-            raise IllegalAction("Les dés gardés ne correspondent pas aux dés sur la table.")
+            raise IllegalAction("error.keep_mismatch")
         return places
 
     def roll(self, action: Roll) -> "Cup":
         kept = self.kept_places(action)
         if len(kept) >= self.size:
-            raise IllegalAction("Il faut relancer au moins un dé.")
+            raise IllegalAction("error.reroll_one")
         return Cup(self.size, self.dice, tuple(p for p in range(self.size) if p not in kept))
 
     def land(self, faces: Sequence[int]) -> "Cup":

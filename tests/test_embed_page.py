@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from embed import EmbedError, parse_embed
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
-sys.path.insert(0, str(WEB / "app"))
 
-from embed import EmbedError, parse_embed  # noqa: E402
 
 
 def test_no_parameters_leave_everything_to_the_reader():
@@ -70,7 +68,8 @@ def test_signature_changes_with_what_the_embedder_fixed():
     ("game=yams&options=plain", "Option inconnue pour Yams (feuille complète) : « plain »"),
     ("game=yahtzee&options=plain=maybe", "Option plain : « oui » ou « non » attendu"),
     ("game=yams&players=Alice,,Bob", "Joueur 2 sans nom"),
-    ("game=yams&players=Alice:robot", "Place inconnue pour Alice : « robot » (Yams (feuille complète) : human, simple, expert)."),
+    ("game=yams&players=Alice:robot",
+     "Place inconnue pour Alice : « robot » (Yams (feuille complète) : human, simple, expert)."),
     ("game=yams&players=" + "%01", "Joueur 1 : Le nom contient un caractère de contrôle."),
     ("game=yams&players=" + ",".join("ABCDEFG"), "se joue de 1 à 6 joueurs"),
     ("game=yams&players=" + "A" * 41, "Nom trop long"),
@@ -97,11 +96,8 @@ class _Ids(HTMLParser):
 
 def _page(name):
     """The page as built from its template (see web/build.py family_pages)."""
-    sys.path.insert(0, str(WEB))
-    try:
-        from build import family_pages
-    finally:
-        sys.path.remove(str(WEB))
+    from build import family_pages
+
     return family_pages()[name]
 
 

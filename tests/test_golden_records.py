@@ -9,11 +9,27 @@ import json
 import os
 
 import pytest
+from support import reason_text, render_text
 
 from pygames import load_match
 
 with open(os.path.join(os.path.dirname(__file__), "golden", "records.json"), encoding="utf-8") as f:
     GOLDEN = json.load(f)["entries"]
+
+#: Deliberate changes of the words since the records were made (the facts are the same):
+#: (what the entry must have, the old text, today's), each with its reason.
+CHANGED_WORDS = [
+    # The terminal's sheet named the bonus threshold "≥63" even when the option asks for
+    # strictly more than 63 (issue "What players hit", item 12).
+    (lambda e: e["record"]["options"].get("bonus_above_63"), "Prime (≥63)", "Prime (≥64)"),
+]
+
+
+def today(entry, key, old):
+    for applies, before, after in CHANGED_WORDS:
+        if applies(entry):
+            old = old.replace(before, after)
+    return old
 
 
 @pytest.mark.parametrize("entry", GOLDEN, ids=[e["label"] for e in GOLDEN])
@@ -34,8 +50,8 @@ def test_a_record_saved_before_the_move_replays_the_same(entry):
         assert list(outcome.winners) == expected["outcome"]["winners"]
         assert list(outcome.losers) == expected["outcome"]["losers"]
         assert outcome.draw == expected["outcome"]["draw"]
-        assert outcome.reason == expected["outcome"]["reason"]
-    assert match.game.render_text(state, match.names) == expected["text"]
+        assert reason_text(match) == expected["outcome"]["reason"]
+    assert render_text(match.game, state, match.names) == today(entry, "text", expected["text"])
 
 
 def test_the_golden_set_covers_every_ruleset_and_the_match_settings():

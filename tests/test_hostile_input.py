@@ -6,21 +6,18 @@ the page's guard (web/app/guard.py) on what it reads from storage."""
 from __future__ import annotations
 
 import io
-import json
-import sys
 from pathlib import Path
 
+import guard
 import pytest
 
-from pygames import GAMES, GameError, IllegalAction, Match, Player, load_match
+from pygames import GAMES, GameError, IllegalAction, Match, Player, family_of, load_match
 from pygames.cli import main
 from pygames.core import Action, BadRecord, Throw
 from pygames.dice import Roll
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "web" / "app"))
 
-import guard  # noqa: E402
 
 GAME_IDS = sorted(GAMES)
 
@@ -90,12 +87,12 @@ def test_a_seed_that_is_not_text_still_plays(game_id, capsys):
     assert code == 0 and err == ""
 
 
-@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if GAMES[g].tables_name(
-    GAMES[g].resolve_options()) and "expert" in GAMES[g].seats])
+@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if family_of(GAMES[g]).game_tables(
+    GAMES[g], {}) and "expert" in GAMES[g].seats])
 @pytest.mark.parametrize("content", [b"\x00\x01", b"[1, 2]", b""])
 def test_simulate_with_a_bad_table_is_one_line(game_id, content, tmp_path, capsys):
     game = GAMES[game_id]
-    name = game.tables_name(game.resolve_options())
+    name = family_of(game).game_tables(game, {})
     (tmp_path / (name.split("/")[-1] + ".bin")).write_bytes(content)
     seats = "A:expert" if game.min_players <= 1 else "A:expert,B:simple"
     code, out, err = run(["simulate", game_id, "--players", seats, "--games", "2",
@@ -155,12 +152,23 @@ def test_names_with_something_visible_are_kept(name):
     assert Player(name).name == name
 
 
-def test_names_are_cut_out_of_sentences_for_isolation():
-    pieces = guard.split_names("Anna gagne avec 80 points ; Ann 12.", ["Ann", "Anna"])
-    assert pieces == [("Anna", True), (" gagne avec 80 points ; ", False), ("Ann", True),
-                      (" 12.", False)]
-    assert guard.split_names("rien", []) == [("rien", False)]
-    assert guard.split_names("", ["a"]) == []
+def test_names_are_placed_as_data_never_searched_for():
+    """A name that also occurs in the sentence's words ("a", "Ann" in "Anna") is marked
+    only where the message put it."""
+    from pygames.messages import Msg, Name, isolated, render, text
+
+    msg = Msg("outcome.won", player=Name("a"), points=Msg("count.points", n=80))
+    assert render(msg) == [("a", True), (" gagne avec 80 points.", False)]
+    both = Msg("outcome.draw", players=[Name("Ann"), Name("Anna")], points=Msg("count.points", n=1))
+    assert [c for c, is_name in render(both) if is_name] == ["Ann", "Anna"]
+    assert text(both) == "Égalité entre Ann et Anna (1 point)."
+    assert isolated(render(msg)) == "\u2068a\u2069 gagne avec 80 points."
+
+
+def test_a_long_text_is_cut_with_its_names_kept_apart():
+    pieces = guard.short_pieces([("Zoé", True), (" gagne " + "x" * 400, False)], 20)
+    assert pieces[0] == ("Zoé", True) and sum(len(c) for c, _ in pieces) == 20
+    assert pieces[-1][0].endswith("…")
 
 
 def test_the_stylesheet_isolates_every_name():

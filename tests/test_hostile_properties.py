@@ -13,6 +13,7 @@ import random
 import string
 
 import pytest
+from support import reason_text
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -62,7 +63,8 @@ def mutate(record: dict, data) -> object:
     elif where == "action" and record["actions"]:
         i = data.draw(st.integers(0, len(record["actions"]) - 1))
         record["actions"][i] = data.draw(st.one_of(json_value, st.text(max_size=20),
-                                                   st.sampled_from(sum(RECORDS.values(), [])[-1]["actions"] or ["roll"])))
+                                                   st.sampled_from(sum(RECORDS.values(), [])[-1]["actions"]
+                                                                   or ["roll"])))
     elif where == "player":
         record["players"][0] = data.draw(st.one_of(json_value, st.fixed_dictionaries(
             {"name": st.text(max_size=50), "seat": st.text(max_size=10)})))
@@ -188,4 +190,4 @@ def test_random_games_end_with_an_outcome(game_id):
         match = Match(game, players, sampler=DiceSampler(f"rnd{seed}"))
         bot = RandomBot(seed)
         play_out(match, bot)
-        assert match.outcome().reason
+        assert reason_text(match)

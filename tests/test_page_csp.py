@@ -7,13 +7,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "web"))
+import build
 
-import build  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 
 def sha(text: str) -> str:

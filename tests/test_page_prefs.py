@@ -5,17 +5,15 @@ defaults and never an exception; each setting round-trips and keeps the others."
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
+import prefs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "web" / "app"))
 
-import prefs  # noqa: E402
 
 
 def test_defaults_are_normal_speed_and_confirmation_on():

@@ -4,17 +4,15 @@ settings; writing one setting keeps the others, including settings this page doe
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
+import prefs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "web" / "app"))
 
-import prefs  # noqa: E402
 
 
 def test_nothing_stored_gives_the_defaults():

@@ -15,6 +15,7 @@ import json
 import random
 
 import pytest
+from support import reason_text, shipped_tables
 
 from pygames import FAMILIES, GAMES, DiceSampler, GameError, IllegalAction, Match, Player, load_match
 from pygames.bots import RandomBot, bot_for
@@ -48,7 +49,7 @@ def new_match(game, n, options, seed, seats=None) -> Match:
 def check_outcome(match: Match) -> None:
     state = match.state
     outcome = match.outcome()
-    assert outcome is not None and outcome.reason.strip()
+    assert outcome is not None and reason_text(match).strip()
     n = len(match.players)
     ranking = [list(place) for place in outcome.ranking]
     assert sorted(p for place in ranking for p in place) == list(range(n))
@@ -184,7 +185,8 @@ def test_every_computer_seat_plays_a_legal_game(game_id, seat):
     game = GAMES[game_id]
     n = max(game.min_players, min(2, game.max_players))
     match = new_match(game, n, None, f"seat/{seat}", [seat] * n)
-    bots = {i: bot_for(game, seat) for i in range(n)}
+    tables = shipped_tables(game_id) if seat == "expert" else None
+    bots = {i: bot_for(game, seat, tables) for i in range(n)}
     steps = 0
     while not match.state.is_terminal():
         state = match.state
@@ -201,9 +203,11 @@ def test_every_computer_seat_plays_a_legal_game(game_id, seat):
 
 def test_every_family_is_complete():
     for family in FAMILIES.values():
-        assert family.games and family.title and family.description and family.view
+        assert family.games and str(family.title) and str(family.description) and family.view
+        for msg in (family.title, family.description):
+            assert str(msg) != msg.id, f"{msg.id} is in no catalogue"
         assert list(family.seats)[0] == "human"
         for game in family.games:
-            assert game.family == family.id and game.title
+            assert game.family == family.id and str(game.title) != game.title.id
             with pytest.raises(GameError):
                 game.check_players([Player("A", "no_such_seat")] * max(1, game.min_players))

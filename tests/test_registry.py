@@ -104,7 +104,7 @@ def test_a_game_whose_module_is_not_there_is_unknown(tmp_path):
     shutil.copytree(ROOT / "pygames", pkg, ignore=shutil.ignore_patterns("__pycache__"))
     for family_id in ids:
         if family_id != own:
-            (pkg / f"{GAME_MODULES[family_id]}.py").unlink()
+            shutil.rmtree(pkg / GAME_MODULES[family_id])
     code = f"""
 import json, sys
 sys.path.insert(0, {str(tmp_path)!r})

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import gzip
 import http.client
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))
-
-import serve  # noqa: E402
+import serve
 
 FILES = {
     "index.html": b"<!doctype html><title>x</title>" + b"<p>bonjour</p>" * 200,

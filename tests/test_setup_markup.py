@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
+import build
 import pytest
 
 from pygames import FAMILIES
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "web"))
 
-import build  # noqa: E402
 
 PAGED = [f for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
 
@@ -49,7 +47,8 @@ def test_the_setup_follows_the_registry(family):
         first = family.games[0]
         rows = re.search(r'<ol id="player-rows" class="players">(.*?)</ol>', html, re.S).group(1)
         names = re.findall(r'aria-label="Nom du joueur \d+" value="([^"]*)"', rows)
-        assert names == [n for n, _ in first.default_players]
+        assert names == [n for n, _ in build.default_players(first)]
+        assert "Joueur 1" in names  # a person's default name, from the catalogue
         assert build.inline_script_hashes(html) == build.inline_script_hashes(
             html.replace(re.search(r'<script type="application/json".*?</script>', html, re.S).group(0), ""))
 
@@ -62,10 +61,14 @@ def test_the_views_default_players_come_from_the_registry():
 
 
 def test_hostile_text_in_the_setup_stays_text():
+    from pygames.messages import register
+
+    register({"seat.hostile_test": '"><img src=x onerror=alert(1)>'})
+
     class Game:
         id, title, summary = "x", "<b>Jeu</b>", "</script><script>alert(1)</script>"
         min_players, max_players = 1, 2
-        seats = {"human": "Humain", "simple": '"><img src=x onerror=alert(1)>'}
+        seats = ("human", "hostile_test")
         options = ()
         default_players = (("<i>Léa</i>", "human"),)
 

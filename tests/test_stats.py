@@ -5,18 +5,16 @@ value, an imported file) is either a clean store or a French BadStats, never a c
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+import stats
+from stats import BadStats
 
 from pygames import FAMILIES
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "web" / "app"))
 
-import stats  # noqa: E402
-from stats import BadStats  # noqa: E402
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -134,7 +132,8 @@ def test_histogram_covers_every_score_once():
     assert len(bins) <= 8 and sum(c for _, _, c in bins) == len(scores)
     assert bins[0][0] == 0 and bins[-1][1] >= 375
     assert all(b[0] == a[1] + 1 for a, b in zip(bins, bins[1:]))
-    assert stats.histogram([-21, 0]) == [(-21, -19, 1)] + [(lo, lo + 2, 0) for lo in range(-18, -3, 3)] + [(-3, -1, 0), (0, 2, 1)]
+    assert stats.histogram([-21, 0]) == ([(-21, -19, 1)] + [(lo, lo + 2, 0) for lo in range(-18, -3, 3)]
+                                         + [(-3, -1, 0), (0, 2, 1)])
 
 
 def test_french_numbers():
@@ -181,7 +180,8 @@ def test_import_keeps_what_this_device_counted():
     '{"format": "pygames-stats/1", "rulesets": {}, "history": [], "seen": ["' + "a" * 65 + '"]}',
     '{"format": "pygames-stats/1", "rulesets": {}, "history": [], "seen": []' + "}" * 3,
     '{"format": "pygames-stats/1", "rulesets": ' + "[" * 50 + "]" * 50 + "}",
-    '{"format": "pygames-stats/1", "rulesets": {}, "history": [], "seen": [' + ",".join(['"' + "a" * 32 + '"'] * 501) + "]}",
+    '{"format": "pygames-stats/1", "rulesets": {}, "history": [], "seen": ['
+    + ",".join(['"' + "a" * 32 + '"'] * 501) + "]}",
     "1" * 5000, "x" * (stats.MAX_TEXT + 1), "NaN",
 ])
 def test_bad_stores_are_refused_in_french(text):

@@ -243,6 +243,30 @@ def _registry():
     return FAMILIES
 
 
+# --- the registry's words (its catalogues, pygames.messages): read here only -----------
+
+def words(msg) -> str:
+    """A message of the registry (a title, a label, …) as text."""
+    from pygames.messages import text
+
+    return text(msg)
+
+
+def seat_choices(game) -> list[tuple[str, str]]:
+    """(seat, its label) of every seat of a ruleset, "human" first."""
+    from pygames.core import seat_label
+
+    return [(s, words(seat_label(s))) for s in game.seats]
+
+
+def default_players(game) -> list[tuple[str, str]]:
+    """A fresh setup's (name, seat) of each player."""
+    from pygames.core import default_name
+
+    return [(name or words(default_name(n, seat)), seat)
+            for n, (name, seat) in enumerate(game.default_players, 1)]
+
+
 # --- the setup screen, written as plain HTML (usable before Python starts) ------------
 
 def _attr(name: str, value) -> str:
@@ -259,10 +283,10 @@ def _option_markup(opt, value) -> str:
         items = "".join(
             f"<option{_attr('value', c)}{' selected' if c == value else ''}>{escape(str(c))}</option>"
             for c in opt.choices)
-        return (f"<label><span>{escape(opt.label)}</span><select{_attr('name', 'opt-' + opt.id)}"
+        return (f"<label><span>{escape(words(opt.label))}</span><select{_attr('name', 'opt-' + opt.id)}"
                 f"{_attr('data-option', opt.id)}>{items}</select></label>")
     return (f"<label><input type=\"checkbox\"{_attr('data-option', opt.id)}"
-            f"{' checked' if value is True else ''}><span>{escape(opt.label)}</span></label>")
+            f"{' checked' if value is True else ''}><span>{escape(words(opt.label))}</span></label>")
 
 
 def options_markup(game) -> str:
@@ -276,7 +300,7 @@ def seats_markup(game, seat: str) -> str:
 
     seat = seat if seat in game.seats else "human"
     return "".join(f"<option{_attr('value', v)}{' selected' if v == seat else ''}>{escape(t)}</option>"
-                   for v, t in game.seats.items())
+                   for v, t in seat_choices(game))
 
 
 def player_row_markup(game, n: int, name: str, seat: str, removable: bool) -> str:
@@ -298,12 +322,12 @@ def setup_fields(family) -> dict[str, str]:
     first = games[0]
     radios = []
     for game in games:
-        summary = f"<small>{escape(game.summary)}</small>" if game.summary else ""
+        summary = f"<small>{escape(words(game.summary))}</small>"
         radios.append(
             f'<label class="choice"><input type="radio" name="ruleset"{_attr("value", game.id)}'
-            f'{" checked" if game is first else ""}><span><strong>{escape(game.title)}</strong>'
+            f'{" checked" if game is first else ""}><span><strong>{escape(words(game.title))}</strong>'
             f"{summary}</span></label>")
-    players = list(first.default_players)[: first.max_players]
+    players = default_players(first)[: first.max_players]
     while len(players) < first.min_players:
         players.append((f"Joueur {len(players) + 1}", "simple" if "simple" in first.seats else "human"))
     rows = [player_row_markup(first, i + 1, name, seat, len(players) > first.min_players)
@@ -313,10 +337,10 @@ def setup_fields(family) -> dict[str, str]:
         "rulesets": {
             g.id: {
                 "min": g.min_players, "max": g.max_players,
-                "seats": [[v, t] for v, t in g.seats.items()],
+                "seats": [[v, t] for v, t in seat_choices(g)],
                 "options": [{"id": o.id, "default": o.default, "choices": list(o.choices)}
                             for o in g.options],
-                "players": [{"name": n, "seat": s} for n, s in g.default_players],
+                "players": [{"name": n, "seat": s} for n, s in default_players(g)],
             } for g in games
         },
     }
@@ -379,9 +403,9 @@ def family_pages() -> dict[str, str]:
             extra = json.loads((folder / "page.json").read_text(encoding="utf-8"))
         values = {
             "id": escape(family.id),
-            "title": escape(family.title),
-            "description": escape(extra.get("description", family.description)),
-            "rules_title": escape(extra.get("rules_title", f"Règles : {family.title}")),
+            "title": escape(words(family.title)),
+            "description": escape(extra.get("description", words(family.description))),
+            "rules_title": escape(extra.get("rules_title", f"Règles : {words(family.title)}")),
             "table": (folder / "table.html").read_text(encoding="utf-8").rstrip("\n"),
             "rules": (folder / "rules.html").read_text(encoding="utf-8").rstrip("\n"),
             **setup_fields(family),
@@ -395,8 +419,8 @@ def family_pages() -> dict[str, str]:
         cards.append(
             f'      <li class="game-card" data-family="{values["id"]}">\n'
             f'        <h2>{values["title"]}</h2>\n'
-            f'        <p>{escape(family.description)}</p>\n'
-            f'        <p class="players">{escape(family.players_text())}</p>\n'
+            f'        <p>{escape(words(family.description))}</p>\n'
+            f'        <p class="players">{escape(words(family.players_text()))}</p>\n'
             f'        <p class="card-links"><a class="play-link" href="{values["id"]}.html">Jouer</a>\n'
             f'          <a class="resume-link" href="{values["id"]}.html" hidden>Reprendre la partie</a></p>\n'
             f'      </li>')
@@ -410,7 +434,7 @@ EMBED_PAGES_PLACEHOLDER = "/* pages: filled in by web/build.py */ {}"
 
 
 def embed_pages() -> dict:
-    return {f.id: {"file": f"embed-{f.id}.html", "title": f"{f.title}, jeu de dés (pygames)"}
+    return {f.id: {"file": f"embed-{f.id}.html", "title": f"{words(f.title)}, jeu de dés (pygames)"}
             for f in _registry().values() if (WEB / "games" / f.id / "table.html").is_file()}
 
 

@@ -36,11 +36,10 @@ As a library (used by the e2e tests and the benchmarks)::
 from __future__ import annotations
 
 import argparse
-import email.utils
 import functools
 import gzip
-import io
 import http.server
+import io
 import os
 import posixpath
 import sys

@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from support import reason_text, render_text
 
 from pygames import DiceSampler, GameError, IllegalAction, Match, Player, find_game, load_match
 from pygames.landais import ROLL, SEAL, ThresholdBot
+from pygames.landais.messages import throw_text
+from pygames.messages import text as words
 
 GAME = find_game("de-landais")
 SEED_NAMES = ["Magazran", "Zuleyka", "Vaya", "Mage Invok"]
@@ -63,11 +66,11 @@ def test_the_seed_worked_example_replays_exactly():
         assert (list(s.sealed), s.floating, s.pending) == (sealed, floating, pending), step
     # After the first round: 2650 / 2650 / -150 / 2900, and the gift of 600 is on record.
     assert m.state.player == 3
-    assert m.state.seal_wins and m.state.last.text() == "100 points"
+    assert m.state.seal_wins and words(throw_text(m.state.last)) == "100 points"
     m.apply("seal")
     assert m.state.is_terminal() and m.state.sealed == (2650, 2650, -150, 3000)
     outcome = m.outcome()
-    assert outcome.winners == (3,) and "Mage Invok" in outcome.reason
+    assert outcome.winners == (3,) and "Mage Invok" in reason_text(m)
     assert m.state.tokens == (-1, -1, -1, 3) and m.state.manches_won == (0, 0, 0, 1)
     again = load_match(json.loads(json.dumps(m.to_record())))
     assert again.state == m.state
@@ -78,7 +81,7 @@ def test_the_example_gift_is_recorded_as_data():
     throw(m, "5 2 2")
     s = throw(m, "6 2 3")
     assert s.pending == "licorne" and not s.can_seal
-    assert s.last.text() == "Tir de la Licorne : le prochain jet est offert aux autres"
+    assert words(throw_text(s.last)) == "Tir de la Licorne : le prochain jet est offert aux autres"
     s = throw(m, "6 6 6")
     assert s.last.gift == "licorne" and s.last.kind == "poigne" and s.last.points == 600
     assert s.last.effects == ((3, 600), (0, 600), (1, 600))
@@ -89,7 +92,7 @@ def test_poigne_forces_the_next_throw():
     m = match([0, 0])
     s = throw(m, "3 3 3")
     assert s.pending == "poigne" and s.legal_actions() == [ROLL]
-    assert s.last.text() == "Poigne ! 300 points, relance obligatoire"
+    assert words(throw_text(s.last)) == "Poigne ! 300 points, relance obligatoire"
     with pytest.raises(IllegalAction, match="poigne"):
         s.apply(SEAL)
     s = throw(m, "1 1 1")
@@ -154,7 +157,7 @@ def test_chimere_takes_the_next_throw_off_the_others():
     throw(m, "1 2 2")
     s = throw(m, "3 4 6")
     assert s.pending == "chimere" and s.floating == 100
-    assert s.last.text() == "Tir de la Chimère : le prochain jet est retiré aux autres"
+    assert words(throw_text(s.last)) == "Tir de la Chimère : le prochain jet est retiré aux autres"
     s = throw(m, "1 1 5")
     assert s.sealed == (1000, 250, -350) and s.floating == 100 and s.player == 0
     assert s.last.effects == ((1, -250), (2, -250))
@@ -296,16 +299,17 @@ def test_manches_and_stakes_over_a_partie():
     m.apply("seal")
     s = m.state
     assert s.is_terminal() and s.manches_won == (2, 1) and s.tokens == (5, -5)
-    assert s.sealed == (3000, 0) and m.outcome().winners == (0,) and "2 manches" in m.outcome().reason
+    assert s.sealed == (3000, 0) and m.outcome().winners == (0,) and "2 manches" in reason_text(m)
 
 
 def test_render_text_and_state_for_the_page():
     m = match([1450, 2150], names=["Magazran", "Zuleyka"])
     throw(m, "1 3 3")
     s = throw(m, "3 3 3")
-    text = GAME.render_text(s, ["Magazran", "Zuleyka"])
+    text = render_text(GAME, s, ["Magazran", "Zuleyka"])
     assert "1450" in text and "+ 400 flottants" in text and "relance obligatoire" in text
-    assert s.can_roll and not s.can_seal and s.last.to_json()["text"].startswith("Poigne !")
+    assert s.can_roll and not s.can_seal and words(throw_text(s.last)).startswith("Poigne !")
+    assert "text" not in s.last.to_json()  # the record of a throw holds no words
     json.dumps(s.last.to_json())
 
 

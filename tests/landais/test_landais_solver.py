@@ -11,15 +11,20 @@ from collections import Counter
 from itertools import product
 
 import pytest
+from support import shipped_tables
 
 from pygames import GameError, Match, Player, find_game
 from pygames.cli import main
 from pygames.landais import ROLL, SEAL, TARGETS, classify
-from pygames.landais_expert import ExpertLandaisBot, advise, load_tables, tables_for_target
-from pygames.landais_solver import fingerprint
+from pygames.landais.bots import ExpertBot, advise
+from pygames.landais.tables import fingerprint, load_tables
 
 np = pytest.importorskip("numpy")
-from pygames.landais_solver import Model, solve  # noqa: E402
+from pygames.landais.solver import Model, solve  # noqa: E402
+
+
+def tables_for_target(target):
+    return shipped_tables("de-landais", {"target": target})
 
 GAME = find_game("de-landais")
 READINGS = Counter((r.kind, r.points) for r in map(classify, product(range(1, 7), repeat=3)))
@@ -153,22 +158,28 @@ def test_stored_values_satisfy_the_recursion(a, b, f):
 
 def test_expert_and_advisor_agree_and_are_fast():
     t = tables_for_target(3000)
-    bot = ExpertLandaisBot(t)
+    bot = ExpertBot(t)
     m = Match(GAME, [Player("A", "expert"), Player("B")], start={"scores": [2700, 2900], "first": 0})
-    assert bot(m.state) == ROLL and advise(m.state, t)["seal"] is None
+    advice = advise(m.state, t)
+    assert bot(m.state) == ROLL and [c.action for c in advice.choices] == [ROLL]
     m.apply("roll")
     m.apply("dice 1 2 2")
     advice = advise(m.state, t)
-    assert advice["exact"] and 0 <= advice["seal"] <= 1 and 0 <= advice["roll"] <= 1
-    assert bot(m.state) == (SEAL if advice["best"] == "seal" else ROLL)
+    values = {c.action: c.value for c in advice.choices}
+    assert advice.exact and advice.measure == "win" and set(values) == {ROLL, SEAL}
+    assert all(0 <= v <= 1 for v in values.values())
+    assert bot(m.state) == advice.best.action
+    assert advice.choices[0].value >= advice.choices[1].value
     m.apply("roll")
     m.apply("dice 1 1 2")
-    assert m.state.seal_wins and bot(m.state) == SEAL and advise(m.state, t)["seal"] == 1.0
+    advice = advise(m.state, t)
+    assert m.state.seal_wins and bot(m.state) == SEAL
+    assert advice.best == type(advice.best)(SEAL, 1.0)
     # far below the floor and with four players: still an answer
     m = Match(GAME, [Player(n) for n in "ABCD"], start={"scores": [-5000, 0, 2900, 100], "first": 0})
     m.apply("roll")
     m.apply("dice 1 1 5")
-    assert bot(m.state) in (ROLL, SEAL) and not advise(m.state, t)["exact"]
+    assert bot(m.state) in (ROLL, SEAL) and not advise(m.state, t).exact
     start = time.perf_counter()
     for _ in range(200):
         bot(m.state)

@@ -12,10 +12,11 @@ from itertools import combinations, product
 import pytest
 
 from pygames import GAMES, Match, Player
-from pygames.le421 import (
-    Rules, Stop, expert_bot, expert_choice, hand_rank, hand_value, leader_values, sorted_hand,
-)
 from pygames.dice import Roll
+from pygames.le421 import Rules, Stop, hand_rank, hand_value, sorted_hand
+from pygames.le421.bots import ExpertBot, expert_choice, leader_values
+
+expert_bot = ExpertBot()
 
 GAME = GAMES["421"]
 FACES = range(1, 7)

@@ -9,6 +9,8 @@ import pytest
 
 from pygames.cli import main
 from pygames.le421 import Rules, hand_info, hand_rank, hand_value, ranked_hands
+from pygames.le421.messages import hand_label, hand_name
+from pygames.messages import text
 
 DEFAULT_ORDER = (
     "421 111 611 666 511 555 411 444 311 333 211 222 654 543 432 321 "
@@ -69,7 +71,8 @@ def test_the_nenette_is_last_unless_worth_four():
 def test_dice_are_read_from_the_highest():
     assert hand_info((1, 4, 1), Rules()) == hand_info((4, 1, 1), Rules())
     info = hand_info((1, 1, 4), Rules())
-    assert (info.dice, info.rank, info.kind, info.name, info.value) == ((4, 1, 1), 7, "fiche", "fiche de 4", 4)
+    assert (info.dice, info.rank, info.kind, info.value) == ((4, 1, 1), 7, "fiche", 4)
+    assert text(hand_name(info.dice)) == "fiche de 4"
 
 
 @pytest.mark.parametrize(
@@ -81,7 +84,7 @@ def test_dice_are_read_from_the_highest():
 )
 def test_names(dice, name, label):
     info = hand_info(dice, Rules())
-    assert (info.name, info.label) == (name, label)
+    assert (text(hand_name(info.dice)), text(hand_label(info.dice))) == (name, label)
 
 
 # --- rank421 ---------------------------------------------------------------------------

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from support import reason_text, render_text
 
 from pygames import GAMES, GameError, IllegalAction, Match, Player
 from pygames.le421 import Hand, Stop
+from pygames.le421.messages import describe_events, round_sentence
+from pygames.messages import plain, text
 
 GAME = GAMES["421"]
 
@@ -31,9 +34,9 @@ def test_the_charge_worst_hand_takes_the_best_hands_value():
     m = play(match(), "Léa: 4 2 1", "Paul: 2 2 1")
     s = m.state
     assert (s.pot, s.tokens, s.phase) == (11, (0, 10), "charge")
-    assert s.last.sentence(m.names) == "Paul (nénette) prend 10 jetons au pot, meilleure main : Léa (421)."
+    assert text(round_sentence(s.last, m.names)) == "Paul (nénette) prend 10 jetons au pot, meilleure main : Léa (421)."
     assert s.round_order == (1, 0) and s.current_player() == 1  # the loser starts
-    assert s.describe_last_event(m.names).startswith("Paul lance : 2 2 1 (nénette). Paul (nénette) prend")
+    assert plain(describe_events(s, m.names)).startswith("Paul lance : 2 2 1 (nénette). Paul (nénette) prend")
     m = play(m, "Paul: 6 5 3", "Léa: 6 1 1")
     assert (m.state.pot, m.state.tokens) == (5, (0, 16))
     m = play(m, "Paul: 3 2 1", "Léa: 5 4 2")
@@ -48,10 +51,10 @@ def test_a_best_tie_in_the_charge_needs_no_rampo():
 def test_the_pot_running_short_ends_the_charge():
     m = play(match(start={"pot": 3, "tokens": [10, 8]}), "Léa: 4 2 1", "Paul: 6 5 3")
     s = m.state
-    assert (s.pot, s.tokens, s.phase, s.left) == (0, (10, 11), "décharge", ())
+    assert (s.pot, s.tokens, s.phase, s.left) == (0, (10, 11), "decharge", ())
     assert s.last.amount == 3 and s.last.charge_over
     assert s.round_order == (1, 0) and s.limit == 3
-    assert "la décharge commence, Paul mène" in s.describe_last_event(m.names)
+    assert "la décharge commence, Paul mène" in plain(describe_events(s, m.names))
 
 
 def test_players_without_tokens_at_the_end_of_the_charge_have_won():
@@ -59,9 +62,9 @@ def test_players_without_tokens_at_the_end_of_the_charge_have_won():
              "Léa: 6 5 3", "Paul: 6 1 1", "Zoé: 2 2 1")
     s = m.state
     assert (s.pot, s.tokens, s.left) == (0, (0, 10, 11), ((0,),))
-    assert s.phase == "décharge" and s.round_order == (2, 1)
+    assert s.phase == "decharge" and s.round_order == (2, 1)
     assert s.ranking()[0] == [0]
-    assert "Léa n'a plus de jetons : il a gagné." in s.describe_last_event(m.names)
+    assert "Léa n'a plus de jetons : il a gagné." in plain(describe_events(s, m.names))
 
 
 def test_a_player_who_takes_the_last_tokens_of_the_charge_alone_has_lost():
@@ -70,7 +73,7 @@ def test_a_player_who_takes_the_last_tokens_of_the_charge_alone_has_lost():
     assert s.is_terminal() and s.tokens == (21, 0) and s.legal_actions() == []
     outcome = m.outcome()
     assert outcome.losers == (0,) and outcome.winners == (1,) and not outcome.draw
-    assert outcome.reason == "Léa a tous les jetons : il a perdu."
+    assert reason_text(m) == "Léa a tous les jetons : il a perdu."
     assert s.scores() == [-21, 0]
 
 
@@ -78,7 +81,7 @@ def test_the_decharge_throw_limit_and_kept_dice_then_the_end():
     m = match(start={"pot": 0, "tokens": [10, 11]})
     play(m, "roll", "dice 6 3 1")
     s = m.state
-    assert s.phase == "décharge" and (s.throws, s.limit) == (1, 3)
+    assert s.phase == "decharge" and (s.throws, s.limit) == (1, 3)
     assert Stop() in s.legal_actions() and len(s.legal_actions()) == 8  # 7 keeps and stop
     with pytest.raises(IllegalAction, match="dés qui sont sur la table"):
         m.apply("keep 5")
@@ -97,8 +100,8 @@ def test_the_decharge_throw_limit_and_kept_dice_then_the_end():
     play(m, "dice 5")  # the second throw is Paul's last: his hand ends by itself
     s = m.state
     assert s.is_terminal() and s.tokens == (0, 21) and s.left == ((0,),)
-    assert s.last.sentence(m.names) == "Paul (fiche de 5) reçoit 10 jetons de Léa (421)."
-    assert m.outcome().reason == "Paul a tous les jetons : il a perdu."
+    assert text(round_sentence(s.last, m.names)) == "Paul (fiche de 5) reçoit 10 jetons de Léa (421)."
+    assert reason_text(m) == "Paul a tous les jetons : il a perdu."
     assert m.outcome().ranking == ((0,), (1,))
 
 
@@ -130,11 +133,11 @@ def test_a_best_tie_is_a_rampo_for_the_value_of_the_original_hand():
     s = m.state
     assert s.phase == "rampo" and s.rampo == "best" and s.order == (1, 0)  # last tied first
     assert s.current_player() == 1 and s.limit == 1
-    assert "Rampo pour la meilleure place entre Léa et Paul." in s.describe_last_event(m.names)
+    assert "Rampo pour la meilleure place entre Léa et Paul." in plain(describe_events(s, m.names))
     play(m, "Paul: 4 2 1", "Léa: 6 5 2")
     s = m.state
-    assert s.phase == "décharge" and s.tokens == (11, 10)  # 653 is worth 1, not the 421's 10
-    assert s.last.sentence(m.names) == "Léa (653) reçoit 1 jeton de Paul (653) après un rampo."
+    assert s.phase == "decharge" and s.tokens == (11, 10)  # 653 is worth 1, not the 421's 10
+    assert text(round_sentence(s.last, m.names)) == "Léa (653) reçoit 1 jeton de Paul (653) après un rampo."
     assert s.round_order == (0, 1)
 
 
@@ -150,8 +153,8 @@ def test_a_worst_tie_is_replayed_until_settled():
     play(m, "Zoé: 6 6 5", "Paul: 1 1 1")
     s = m.state
     assert s.tokens == (0, 9, 12) and s.left == ((0,),)  # Léa gives all she has: 3
-    assert s.last.sentence(m.names) == "Zoé (653) reçoit 3 jetons de Léa (421) après 2 rampos."
-    assert s.round_order == (2, 1) and s.phase == "décharge"
+    assert text(round_sentence(s.last, m.names)) == "Zoé (653) reçoit 3 jetons de Léa (421) après 2 rampos."
+    assert s.round_order == (2, 1) and s.phase == "decharge"
     assert s.ranking() == [[0], [1], [2]]
 
 
@@ -176,7 +179,7 @@ def test_the_game_plays_on_until_one_holds_every_token():
     assert s.is_terminal() and s.tokens == (0, 0, 21)
     outcome = m.outcome()
     assert outcome.ranking == ((1,), (0,), (2,)) and outcome.winners == (1,) and outcome.losers == (2,)
-    assert outcome.reason == "Zoé a tous les jetons : il a perdu."
+    assert reason_text(m) == "Zoé a tous les jetons : il a perdu."
 
 
 @pytest.mark.parametrize(
@@ -209,7 +212,7 @@ def test_a_start_with_no_tokens_for_the_leader_in_the_decharge_is_refused():
 
 def test_a_paper_start_is_kept_in_the_record_and_replays():
     m = match(start={"pot": 0, "tokens": [5, 16]}, pot=21)
-    assert m.state.phase == "décharge"
+    assert m.state.phase == "decharge"
     play(m, "roll", "dice 6 5 3", "stop")
     again = Match.from_record(m.to_record(), GAMES)
     assert again.state == m.state and m.to_record()["start"] == {"pot": 0, "tokens": [5, 16], "leader": 0}
@@ -219,5 +222,5 @@ def test_a_paper_start_is_kept_in_the_record_and_replays():
 
 def test_render_text_draws_the_table():
     m = play(match(), "Léa: 4 2 1")
-    text = GAME.render_text(m.state, m.names)
+    text = render_text(GAME, m.state, m.names)
     assert "pot : 21" in text and "421 (vaut 10, 1 coup)" in text and "charge" in text

@@ -4,10 +4,11 @@ more; each maximal run of one player's pawns scores 3 → 1, 4 → 2, 5 → 3.""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pygames.linotte import EMPTY, LINES, cell_index, runs, window_points
-from pygames.linotte_cli import parse_board
+from pygames.linotte.cli import parse_board
 
 
 def board(*rows: str) -> tuple[int, ...]:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from pygames import DiceSampler, Match, Player, find_game
-from pygames.cli import cmd_play, build_parser, main
+from pygames.cli import build_parser, cmd_play, main
 from pygames.core import play_out
-from pygames.linotte_bots import SimpleBot
+from pygames.linotte.bots import SimpleBot
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pygames.linotte import BOARD, CELLS, LINES, MAJEURES, combinations, majeures
 

@@ -4,10 +4,20 @@ a fulfilled appel on its own cell, the Yam Master five that wins outright, the d
 from __future__ import annotations
 
 import pytest
+from support import reason_text
 
 from pygames import IllegalAction, find_game
 from pygames.linotte import EMPTY, LinotteState, cell_index
-from pygames.linotte_cli import parse_board
+from pygames.linotte.cli import parse_board
+from pygames.linotte.messages import events
+from pygames.messages import text
+
+
+def said(state) -> tuple[str, ...]:
+    """The clauses of what the last move did, in French."""
+    return tuple(text(m) for m in events(state))
+
+
 
 GAME = find_game("linotte")
 NAMES = ["Alice", "Bob"]
@@ -35,10 +45,10 @@ def test_five_in_a_row_ends_the_game_and_points_decide():
     state = play(position(FIVE_SOON), "dice 6 6 6 1 2", "place e1")
     assert state.is_terminal() and state.five == 0
     assert state.scores() == [3, 4]
-    assert state.events[-1] == "cinq pions alignés : fin de la partie"
-    outcome = state.outcome(NAMES)
+    assert said(state)[-1] == "cinq pions alignés : fin de la partie"
+    outcome = state.outcome()
     assert outcome.winners == (1,) and outcome.losers == (0,) and not outcome.draw
-    assert outcome.reason == "Bob gagne avec 4 points."
+    assert reason_text(GAME, outcome, NAMES) == "Bob gagne avec 4 points."
     assert state.legal_actions() == []
     with pytest.raises(IllegalAction, match="La partie est terminée."):
         state.apply(GAME.parse_action("roll"))
@@ -48,9 +58,9 @@ def test_yam_master_five_in_a_row_wins_outright():
     state = play(position(FIVE_SOON, yam_master=True), "dice 6 6 6 1 2", "place e1")
     assert state.is_terminal() and state.scores() == [3, 4]
     assert state.ranking() == [[0], [1]]
-    outcome = state.outcome(NAMES)
+    outcome = state.outcome()
     assert outcome.ranking == ((0,), (1,)) and outcome.winners == (0,) and not outcome.draw
-    assert "cinq pions" in outcome.reason and "Yam Master" in outcome.reason
+    assert "cinq pions" in reason_text(GAME, outcome, NAMES) and "Yam Master" in reason_text(GAME, outcome, NAMES)
 
 
 # Alice has 11 pawns and no run of 3; Bob has 8, no run of 3 either.
@@ -63,18 +73,18 @@ def test_the_twelfth_pawn_ends_the_game_on_points(yam_master):
     assert state.pawns_left() == [1, 4] and state.scores() == [0, 0]
     state = play(state, "dice 2 2 5 2 2", "place c5")  # a carré: A5-D5, a run of 4
     assert state.is_terminal() and state.five == EMPTY and state.pawns_left()[0] == 0
-    assert state.events == ("pion en C5 (carré)", "ligne de 4 (A5–D5) : 2 points",
+    assert said(state) == ("pion en C5 (carré)", "ligne de 4 (A5–D5) : 2 points",
                             "+2 points, total 2 points", "douzième pion posé : fin de la partie")
-    outcome = state.outcome(NAMES)
-    assert outcome.winners == (0,) and outcome.reason == "Alice gagne avec 2 points."
+    outcome = state.outcome()
+    assert outcome.winners == (0,) and reason_text(GAME, outcome, NAMES) == "Alice gagne avec 2 points."
 
 
 def test_the_twelfth_pawn_with_equal_points_is_a_draw():
     state = play(position(ELEVEN), "dice 4 4 4 1 2", "place e5")
     assert state.is_terminal() and state.scores() == [0, 0]
-    outcome = state.outcome(NAMES)
+    outcome = state.outcome()
     assert outcome.draw and outcome.winners == (0, 1) and state.ranking() == [[0, 1]]
-    assert outcome.reason == "Égalité entre Alice et Bob (0 point)."
+    assert reason_text(GAME, outcome, NAMES) == "Égalité entre Alice et Bob (0 point)."
 
 
 def test_the_game_goes_on_before_the_twelfth_pawn():
@@ -108,7 +118,7 @@ def test_option_defi_names_nothing_and_any_majeure_fulfils_it():
     assert state.target == "defi" and state.appel_fulfilled()
     assert state.placeable_cells() == [cell_index("C1"), cell_index("D3")]
     state = play(state, "place c1")
-    assert state.events[0] == "pion en C1 (défi réussi)"
+    assert said(state)[0] == "pion en C1 (défi réussi)"
 
 
 def test_options_defi_and_own_cell_take_any_majeure_shown():
@@ -123,7 +133,7 @@ def test_a_failed_defi_places_nothing():
                  "keep 6", "dice 6 6 2 3", "keep 6 6 6", "dice 2 1")
     assert not state.appel_fulfilled() and state.combinations() == ("6",)
     assert [a.notation() for a in state.legal_actions()] == ["pass"]
-    assert play(state, "pass").events == ("appel manqué (défi) : aucun pion posé",)
+    assert said(play(state, "pass")) == ("appel manqué (défi) : aucun pion posé",)
 
 
 def test_every_option_set_is_offered():

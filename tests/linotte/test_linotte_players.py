@@ -7,8 +7,8 @@ import pytest
 
 from pygames import DiceSampler, Match, Player, find_game
 from pygames.linotte import LinotteState, Pass, Place, cell_index
-from pygames.linotte_bots import ExpertBot, GreedyBot, SimpleBot, reach
-from pygames.linotte_cli import parse_board
+from pygames.linotte.bots import ExpertBot, GreedyBot, SimpleBot, reach
+from pygames.linotte.cli import parse_board
 
 GAME = find_game("linotte")
 

@@ -14,6 +14,16 @@ import pytest
 
 from pygames import CHANCE, IllegalAction, Match, Player, find_game
 from pygames.linotte import EMPTY, cell_index, cell_name
+from pygames.linotte.messages import events
+from pygames.messages import text
+
+
+def said(state) -> tuple[str, ...]:
+    """The clauses of what the last move did, in French."""
+    return tuple(text(m) for m in events(state))
+
+
+
 
 
 def new_match(**options) -> Match:
@@ -58,7 +68,7 @@ def test_a_brelan_places_a_pawn_on_a_matching_cell():
     state = match.state
     assert state.board[cell_index("D1")] == 0 and state.player == 1 and state.rolls == 0
     assert state.pawns_left() == [11, 12]
-    assert state.events == ("pion en D1 (brelan de 4)",)
+    assert said(state) == ("pion en D1 (brelan de 4)",)
     # the cell is taken now
     turn(match, "dice 4 4 4 6 5")
     assert match.state.placeable_cells() == cells("E5")
@@ -82,7 +92,7 @@ def test_nothing_shown_means_passing_and_passing_is_always_allowed():
     turn(match, "dice 1 2 4 5 6")
     assert match.state.placeable_cells() == []
     turn(match, "pass")
-    assert match.state.player == 1 and match.state.events == ("passe",)
+    assert match.state.player == 1 and said(match.state) == ("passe",)
     turn(match, "dice 3 3 3 1 1", "pass")  # never forced to place
     assert match.state.player == 0 and set(match.state.board) == {EMPTY}
 
@@ -98,7 +108,7 @@ def test_a_sec_allows_a_sec_cell_or_the_majeure_on_the_first_roll_only():
     assert state.sec == ("full",) and state.sec_available()
     assert state.placeable_cells() == cells("B1", "A5", "D2", "B3", "C2", "B4")
     turn(match, "place c2")
-    assert "sec : full" in match.state.events[0]
+    assert "sec : full" in said(match.state)[0]
     # Bob rerolls into the same full: no sec any more
     turn(match, "dice 3 3 3 2 6", "keep 3 3 3 2", "dice 2")
     assert match.state.sec == () and not match.state.sec_available()
@@ -109,7 +119,7 @@ def test_a_sec_allows_a_sec_cell_or_the_majeure_on_the_first_roll_only():
 
 def test_an_appel_made_places_on_an_appel_cell_only():
     match = turn(new_match(), "dice 6 5 1 2 2", "announce quinte")
-    assert match.state.target == "quinte" and match.state.events == ("appel annoncé : quinte",)
+    assert match.state.target == "quinte" and said(match.state) == ("appel annoncé : quinte",)
     rejected(match, "announce full", "L'appel est déjà annoncé.")
     rejected(match, "place c1", "Après l'appel, il faut relancer les dés.")
     turn(match, "keep 2 5 6", "dice 3 4")
@@ -119,7 +129,7 @@ def test_an_appel_made_places_on_an_appel_cell_only():
     rejected(match, "place e3", "L'appel (quinte) ne permet pas la case E3 (quinte).")
     turn(match, "place d3")
     assert match.state.board[cell_index("D3")] == 0
-    assert match.state.events[0] == "pion en D3 (appel quinte réussi)"
+    assert said(match.state)[0] == "pion en D3 (appel quinte réussi)"
 
 
 def test_a_failed_appel_places_nothing():
@@ -130,7 +140,7 @@ def test_a_failed_appel_places_nothing():
     assert state.placeable_cells() == [] and [a.notation() for a in state.legal_actions()] == ["pass"]
     rejected(match, "place e1", "L'appel (carré) ne permet pas la case E1 (brelan de 6).")
     turn(match, "pass")
-    assert match.state.events == ("appel manqué (carré) : aucun pion posé",)
+    assert said(match.state) == ("appel manqué (carré) : aucun pion posé",)
     assert match.state.player == 1
 
 

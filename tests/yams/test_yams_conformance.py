@@ -20,8 +20,8 @@ import pytest
 
 from pygames import CHANCE, DiceSampler, IllegalAction, Match, Player, find_game, load_match
 from pygames.bots import RandomBot
-from pygames.yams_bots import SimpleYamsBot
 from pygames.yams import Roll, Score
+from pygames.yams.bots import SimpleBot as SimpleYamsBot
 
 GAMES_PER_CONFIG = 200  # × 10 rulesets-with-options: 2 000 games
 HEAVY_EVERY = 20  # one game in twenty gets the expensive checks

@@ -14,25 +14,26 @@ import os
 import random
 
 import pytest
+from support import shipped_tables
 
 from pygames import DiceSampler, GameError, Match, Player, find_game
 from pygames.bots import RandomBot, bot_for
 from pygames.cli import main
 from pygames.core import play_out, replace
-from pygames.expert import (
-    DirectoryTables, ExpertYamsBot, _situation, advise, analyse, load_tables, rules_name,
-)
-from pygames.solver import all_configs, table_name
+from pygames.yams.advisor import advise, analyse
+from pygames.yams.bots import ExpertBot as ExpertYamsBot
+from pygames.yams.bots import _situation, turn_of
+from pygames.yams.tables import load_tables, rules_name, table_name
 
-TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "web", "tables", "yams")
-CONFIGS = [(game.id, options) for game, options in all_configs()]
+TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                      "web", "tables", "yams")
+CONFIGS = [(game.id, options) for game in find_game("yams")._family.games
+           for options in game.option_sets()]
 IDS = [table_name(g, o, {x.id: x.default for x in find_game(g).options}) for g, o in CONFIGS]
-SOURCE = DirectoryTables(TABLES)
 
 
 def tables(game_id, options):
-    game = find_game(game_id)
-    return SOURCE.tables_for(game.rules(game.resolve_options(options)))
+    return shipped_tables(game_id, options)
 
 
 @pytest.mark.parametrize("game_id, options", CONFIGS, ids=IDS)
@@ -53,9 +54,9 @@ def test_table_integrity(game_id, options):
         mask = rng.randrange(full)
         ups = m.ups[mask & m.upper_bits]
         up, p = rng.choice(ups), rng.randrange(m.primes_slots[mask])
-        assert t.turn(mask, up, p).start == pytest.approx(t.value(mask, up, p),
-                                                          abs=1.0 / t.header["scale"] + 1e-9)
-    assert t.turn(0, 0, 0).start == pytest.approx(t.expected, abs=1.0 / t.header["scale"])
+        assert turn_of(t, mask, up, p).start == pytest.approx(t.value(mask, up, p),
+                                                              abs=1.0 / t.header["scale"] + 1e-9)
+    assert turn_of(t, 0, 0, 0).start == pytest.approx(t.expected, abs=1.0 / t.header["scale"])
 
 
 def test_corrupt_or_foreign_tables_are_refused():
@@ -83,12 +84,13 @@ def test_expert_and_advisor_only_choose_legal_actions(game_id, options):
     def choose(state):
         legal = state.legal_actions()
         advice = advise(state, t)
-        assert sorted(map(str, (a for a, _ in advice))) == sorted(map(str, legal))
-        values = [v for _, v in advice]
+        assert advice.measure == "score" and advice.exact
+        assert sorted(map(str, (c.action for c in advice.choices))) == sorted(map(str, legal))
+        values = [c.value for c in advice.choices]
         assert values == sorted(values, reverse=True)
         action = (expert if state.player == 0 else simple)(state)
         if state.player == 0:
-            assert action == advice[0][0]
+            assert action == advice.best.action
         return action
 
     match = Match(find_game(game_id), [Player("Expert", "expert"), Player("Simple", "simple")],
@@ -122,7 +124,7 @@ def test_expert_sees_the_same_legal_boxes_as_the_rules(game_id, options):
         dice = rng.choice(yams) if rng.random() < 0.5 else tuple(rng.randint(1, 6) for _ in range(5))
         s = replace(state, sheets=(tuple(sheet),), primes=(primes,), rolls=3, dice=dice)
         (mask, up, p), _ = _situation(s, t)
-        turn = t.turn(mask, up, p)
+        turn = turn_of(t, mask, up, p)
         h = m.hand_index[tuple(sorted(dice))]
         assert [m.boxes[b].id for b, _ in turn.choices(h)] == s.scorable()
 
@@ -157,7 +159,9 @@ def test_rules_name_and_default_source():
         name = rules_name(game.rules(game.resolve_options(options)))
         assert name == table_name(game_id, options, {o.id: o.default for o in game.options})
     match = Match(find_game("yahtzee"), [Player("A", "expert")], None, DiceSampler("x"))
-    play_out(match, bot_for(match.game, "expert"))  # tables from web/tables by default
+    play_out(match, bot_for(match.game, "expert", tables("yahtzee", {})))
+    with pytest.raises(GameError):
+        bot_for(match.game, "expert")  # the pure package reads no file: tables are given
 
 
 def test_cli_simulate_prints_mean_and_standard_error():

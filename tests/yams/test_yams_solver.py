@@ -17,13 +17,16 @@ import pytest
 
 from pygames import find_game
 from pygames.core import replace
-from pygames.dice import rolls as dice_rolls, sub_multisets
-from pygames.solver import TurnModel, decode_table, quantise, solve, table_name
+from pygames.dice import rolls as dice_rolls
+from pygames.dice import sub_multisets
 from pygames.yams import BOITE_BOXES, BOXES, YAM_PRIME, Rules, Score, YamsState
+from pygames.yams.solver import quantise, solve
+from pygames.yams.tables import TurnModel, decode_table, table_name
 
 np = pytest.importorskip("numpy")
 
-TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "web", "tables", "yams")
+TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                      "web", "tables", "yams")
 
 
 def final_total(rules: Rules, sheet, primes: int) -> int:

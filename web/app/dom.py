@@ -76,13 +76,36 @@ class Storage:
             return []
 
 
-def set_named_text(node, text, names):
-    """Set `node`'s text with every player's name in its own <bdi> (see guard.split_names)."""
-    from guard import split_names
+def pieces_of(value):
+    """A text as pieces ``[(chunk, is_name), …]``: a message (pygames.messages.Msg) rendered
+    with its names marked, pieces as they are, anything else as one plain piece."""
+    from pygames.messages import Msg, render
 
+    if isinstance(value, Msg):
+        return render(value)
+    if isinstance(value, list):
+        return value
+    return [(str(value), False)] if value else []
+
+
+def set_text(node, value, limit=None):
+    """Set `node`'s text; every player's name placed in it gets its own <bdi> (a name
+    written right to left cannot reverse the sentence).  Never HTML."""
+    from guard import short_pieces
+
+    pieces = pieces_of(value)
+    if limit is not None:
+        pieces = short_pieces(pieces, limit)
     clear(node)
-    for chunk, is_name in split_names(str(text), names):
+    for chunk, is_name in pieces:
         node.appendChild(el("bdi", chunk, "name") if is_name else document.createTextNode(chunk))
+
+
+def said(*parts):
+    """Pieces from parts: a `pygames.messages.Name` is a name, anything else plain text."""
+    from pygames.messages import Name
+
+    return [(str(p), isinstance(p, Name)) for p in parts if p != ""]
 
 
 storage = Storage()

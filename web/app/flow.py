@@ -21,10 +21,9 @@ shell (shell.py calls these hooks; the views are unchanged but for their optiona
   (history.replaceState), so that a reload resumes the game begun since.
 """
 
+import prefs
 from dom import by_id, el, on, storage
 from pyscript import document, window
-
-import prefs
 
 SPACE_ENTER = (" ", "Enter", "Spacebar")
 #: What takes every key (typing), and what takes Space and Enter (activation).

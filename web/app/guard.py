@@ -8,9 +8,10 @@ through a check of its types, field by field (`check_saved_match`, `check_setup`
 value that fails is moved aside under `aside_key` (kept for a bug report, bounded in
 size) and the page starts afresh with a French notice.
 
-`split_names` cuts a sentence around the players' names, so that the shell can show each
-name in its own `<bdi>`: a name written right to left (or holding U+202E) then cannot
-turn the rest of the sentence around.
+Texts come as pieces ``[(chunk, is_name), …]`` (pygames.messages.render): the names are
+placed as data by whoever writes the sentence, never searched for in it, and the page shows
+each in its own `<bdi>`, so a name written right to left (or holding U+202E) cannot turn the
+rest of the sentence around; `short_pieces` bounds such a text.
 """
 
 from __future__ import annotations
@@ -152,21 +153,14 @@ def short(text: str, limit: int = MAX_NOTICE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def split_names(text: str, names) -> list[tuple[str, bool]]:
-    """`text` cut into (chunk, is_a_name) pieces, every occurrence of a name its own piece.
-
-    Longer names are found first, so "Ann" inside "Anna" is not cut out of it."""
-    wanted = sorted({n for n in names if n}, key=len, reverse=True)
-    pieces: list[tuple[str, bool]] = []
-    rest = text
-    while rest:
-        hits = [(rest.find(n), -len(n), n) for n in wanted if rest.find(n) >= 0]
-        if not hits:
-            pieces.append((rest, False))
+def short_pieces(pieces, limit: int = MAX_NOTICE) -> list:
+    """Text pieces ``[(chunk, is_name), …]`` cut to `limit` characters in all."""
+    out, left = [], limit
+    for chunk, is_name in pieces:
+        if left <= 0:
             break
-        at, _, name = min(hits)
-        if at:
-            pieces.append((rest[:at], False))
-        pieces.append((name, True))
-        rest = rest[at + len(name):]
-    return pieces
+        if len(chunk) > left:
+            chunk = chunk[: max(left - 1, 0)] + "…"
+        out.append((chunk, is_name))
+        left -= len(chunk)
+    return out

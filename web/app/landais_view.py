@@ -14,13 +14,16 @@ renamed) and who throws first; `read_setup_extra` turns them into the engine's s
 position ({"scores": [...], "first": seat}).
 """
 
-from dom import by_id, clear, el, on, show
+from dom import by_id, clear, el, on, said, show
 
 from pygames import GameError
-from pygames.core import join_names, quote
+from pygames.core import quote
 from pygames.dice import Roll
 from pygames.landais import DICE, GIFTS, Seal
-from pygames.landais_expert import advise
+from pygames.landais.bots import advise
+from pygames.landais.messages import throw_text
+from pygames.messages import Name
+from pygames.messages import text as words
 
 NBSP, THIN = "\u00a0", "\u202f"
 
@@ -272,7 +275,7 @@ class View:
         if last.effects:
             parts.append(", ".join(f"{names[q]} {signed(d)}" for q, d in last.effects) + ".")
         if last.capped:
-            who = join_names([names[q] for q in last.capped])
+            who = words("word.list", items=[Name(names[q]) for q in last.capped])
             parts.append(f"{who} : rien, le but serait dépassé.")
         return " ".join(parts)
 
@@ -289,7 +292,7 @@ class View:
                 text = f"{names[p]} passe la main sans rien sceller ({fmt(total)} points)."
         else:
             last = state.last
-            text = f"{names[p]} lance {', '.join(map(str, last.faces))} : {last.text()}."
+            text = f"{names[p]} lance {', '.join(map(str, last.faces))} : {words(throw_text(last))}."
             effects = self._effects_text(last)
             if effects:
                 text += " " + effects
@@ -352,13 +355,11 @@ class View:
     def advice(self, state, tables):
         """Sealing now and throwing again, each with its probability of winning."""
         found = advise(state, tables)
-        if found["best"] is None:
+        if state.current_player() < 0:
             return [], ""
         nodes = []
-        choices = [("seal", "Sceller maintenant", found["seal"]),
-                   ("roll", "Relancer", found["roll"])]
-        choices = [c for c in choices if c[2] is not None]
-        choices.sort(key=lambda c: (c[0] != found["best"]))
+        labels = {"seal": "Sceller maintenant", "roll": "Relancer"}
+        choices = [(c.action.notation(), labels[c.action.notation()], c.value) for c in found.choices]
         if not choices:  # a gift throw: no choice to make
             nodes.append(el("p", "Relance obligatoire : ce jet est pour les autres joueurs, "
                                  "il n'y a pas de choix à faire.", "advice-best"))
@@ -383,12 +384,12 @@ class View:
             nodes.append(el("p", "Après une poigne, il faut relancer : sceller n'est pas permis.", "hint"))
         elif state.pending == "start":
             nodes.append(el("p", "Le premier jet de la série est obligatoire.", "hint"))
-        if not found["exact"]:
+        if not found.exact:
             nodes.append(el("p", "Approximation : à plus de deux joueurs, le conseiller compte "
                                  "seulement avec l'adversaire le mieux placé.", "hint"))
         summary = "Conseil : " + " ; ".join(f"{label.lower()} : {percent(value)} de chances de gagner"
                                              for _, label, value in choices)
-        if not found["exact"]:
+        if not found.exact:
             summary += " (approximation)"
         return nodes, summary + "."
 
@@ -541,7 +542,7 @@ class View:
                 whose.appendChild(el("span", self.names[last.thrower], "name"))
                 whose.appendChild(el("span", " : "))
                 name.appendChild(whose)
-            name.appendChild(el("span", last.text(), "what"))
+            name.appendChild(el("span", words(throw_text(last)), "what"))
             name.classList.add("kind-" + last.kind)
             if last.gift:
                 name.classList.add("gift-" + last.gift)
@@ -560,7 +561,8 @@ class View:
         elif state.pending in GIFTS:
             note.textContent = "gardés pendant le tir : ce jet est pour les autres"
         elif floating:
-            note.textContent = f"{fmt(state.sealed[current])} scellés + {fmt(floating)} = {fmt(state.sealed[current] + floating)}"
+            sealed = state.sealed[current]
+            note.textContent = f"{fmt(sealed)} scellés + {fmt(floating)} = {fmt(sealed + floating)}"
         else:
             note.textContent = ""
         # The controls.
@@ -604,11 +606,11 @@ class View:
         state = self.match.state
         if state.is_terminal() or state.is_chance():
             return ""
-        name = self.names[state.current_player()]
+        name = Name(self.names[state.current_player()])
         if not self.shell.human_turn():
-            return f"{name} (ordinateur) joue…"
+            return said(name, " (ordinateur) joue…")
         if state.pending == "start":
-            return f"{name}, lancez les dés (Espace ou Entrée)."
+            return said(name, ", lancez les dés (Espace ou Entrée).")
         if state.pending == "poigne":
             return "Poigne : il faut relancer (Espace ou Entrée)."
         if state.pending in GIFTS:

@@ -19,12 +19,15 @@ game starts).
 
 import asyncio
 
-from dom import by_id, clear, el, on, show
+from dom import by_id, clear, el, on, said, set_text, show
 
 from pygames import GameError
 from pygames.core import Throw
 from pygames.dice import Roll
-from pygames.le421 import DICE, Stop, hand_info, hand_label
+from pygames.le421 import DICE, Stop
+from pygames.le421.messages import describe_events, hand_label, round_sentence
+from pygames.messages import Name, render
+from pygames.messages import text as words
 
 MAX_COINS = 21  # coins drawn per stack; the number is always written beside them
 
@@ -158,11 +161,8 @@ class View:
 
     def highlights(self, match):
         """For the statistics: the throws that showed 4-2-1 in a finished game."""
-        state, thrown = match.game.new_state(match.players, match.options, match.start), 0
-        for action in match.history:
-            state = state.apply(action)
-            if isinstance(action, Throw) and not state.rolling and sorted(state.dice) == [1, 2, 4]:
-                thrown += 1
+        thrown = sum(1 for step in match.positions() if isinstance(step.action, Throw)
+                     and not step.after.rolling and sorted(step.after.dice) == [1, 2, 4])
         return {"421 obtenus": thrown}
 
     def before_chance(self, before, action):
@@ -176,8 +176,8 @@ class View:
             self.held = set(places)
             self.held_for = self._hand_id(state)
             self.render()
-            self.shell.announce(f"{self.names[state.current_player()]} garde "
-                                f"{' '.join(map(str, action.keep))}.")
+            self.shell.announce(said(Name(self.names[state.current_player()]),
+                                     f" garde {' '.join(map(str, action.keep))}."))
             await asyncio.sleep(pause)
             return Roll(action.keep, places)
         return action
@@ -187,15 +187,15 @@ class View:
         if isinstance(action, Roll) and match.history:
             self.shown = (p, landed(before, action, match.history[-1]), before.throws + 1)
         if state.last is not None and state.last is not before.last:
-            self.log.append((before.round, state.last.sentence(self.names)))
-        text = state.describe_last_event(self.names)
+            self.log.append((before.round, render(round_sentence(state.last, self.names))))
+        pieces = describe_events(state, self.names)
         if isinstance(action, Roll) and action.keep:
-            text = f"{self.names[p]} garde {' '.join(map(str, action.keep))}. " + text
+            pieces = said(Name(self.names[p]), f" garde {' '.join(map(str, action.keep))}. ") + pieces
         if not state.is_terminal():
             nxt = state.current_player()
             if nxt != p and nxt not in self.shell.bots:
-                text += f" À {self.names[nxt]} de lancer."
-        return text
+                pieces = pieces + said(" À ", Name(self.names[nxt]), " de lancer.")
+        return pieces
 
     def joy(self, before, action, after):
         """A moment of joy (the shell's hook): the 421 thrown."""
@@ -310,16 +310,14 @@ class View:
         """The rounds' sentences and the last hand thrown, from the record."""
         self.log, self.shown = [], None
         names = [p.name for p in match.players]
-        state = match.game.new_state(match.players, match.options, match.start)
         history = match.history
-        for i, action in enumerate(history):
-            nxt = state.apply(action)
-            if isinstance(action, Roll) and i + 1 < len(history):
-                self.shown = (state.current_player(), landed(state, action, history[i + 1]),
+        for step in match.positions():
+            state, action, nxt = step.before, step.action, step.after
+            if isinstance(action, Roll) and step.ply + 1 < len(history):
+                self.shown = (state.current_player(), landed(state, action, history[step.ply + 1]),
                               state.throws + 1)
             if nxt.last is not None and nxt.last is not state.last:
-                self.log.append((state.round, nxt.last.sentence(names)))
-            state = nxt
+                self.log.append((state.round, render(round_sentence(nxt.last, names))))
 
     # --- drawing ----------------------------------------------------------------------
 
@@ -394,7 +392,7 @@ class View:
             clear(cell)
             if hand is not None:
                 cell.appendChild(self._mini_dice(hand.dice))
-                text = hand.label
+                text = words(hand_label(hand.dice))
                 detail = f"vaut {hand.value}"
                 if state.decharge:
                     detail += f", {plural(throws, 'coup')}"
@@ -403,7 +401,7 @@ class View:
                 label.appendChild(el("small", detail))
                 cell.appendChild(label)
                 if rampo:
-                    cell.appendChild(el("span", "rampo : " + ", ".join(hand_label(h) for h in rampo),
+                    cell.appendChild(el("span", "rampo : " + ", ".join(words(hand_label(h)) for h in rampo),
                                         "rampo-tag"))
             elif p in out:
                 cell.appendChild(el("span", "—", "none"))
@@ -418,7 +416,7 @@ class View:
         if last is None:
             return
         box.querySelector("h3").textContent = "Dernier tour" if state.is_terminal() else "Tour précédent"
-        by_id("last-sentence").textContent = last.sentence(self.names)
+        set_text(by_id("last-sentence"), round_sentence(last, self.names))
         hands = by_id("last-hands")
         clear(hands)
         for p, hand in enumerate(last.hands):
@@ -427,7 +425,7 @@ class View:
             item = el("span", None, "last-hand" + (" best" if p == last.best else "")
                       + (" worst" if p == last.worst else ""))
             item.appendChild(el("span", self.names[p], "name"))
-            item.appendChild(el("span", " " + hand_label(hand.dice)))
+            item.appendChild(el("span", " " + words(hand_label(hand.dice))))
             if p == last.best:
                 item.appendChild(el("small", " meilleure"))
             if p == last.worst:
@@ -444,7 +442,9 @@ class View:
         listing = by_id("journal-list")
         clear(listing)
         for number, sentence in reversed(self.log):
-            listing.appendChild(el("li", f"Tour {number} : {sentence}", value=number))
+            item = el("li", None, value=number)
+            set_text(item, said(f"Tour {number} : ") + sentence)
+            listing.appendChild(item)
 
     def render(self):
         match = self.match
@@ -488,10 +488,10 @@ class View:
             clear(caption)  # the name isolated (bidi) from the rest of the caption
             caption.appendChild(el("span", self.names[owner], "name"))
             caption.appendChild(el(
-                "span", f" : {hand_label(tuple(sorted(dice, reverse=True)))}"
+                "span", f" : {words(hand_label(dice))}"
                 + (f" en {shown_throws} coups" if shown_throws > 1 else "")))
         elif state.dice:
-            caption.textContent = hand_info(state.dice, state.rules).label
+            caption.textContent = words(hand_label(state.dice))
         else:
             caption.textContent = ""
         # The controls.
@@ -523,13 +523,12 @@ class View:
         clear(phase)
         if current is None:
             info.textContent = "Partie terminée."
-            phase.textContent = state.outcome(self.names).reason
+            set_text(phase, self.shell.family.text.reason(state.outcome(), self.names))
             return
         info.appendChild(el("span", f"Tour {state.round} · "))
         info.appendChild(el("span", self.names[current], "who"))
-        badge = {"charge": "Charge", "décharge": "Décharge", "rampo": "Rampo"}[state.phase]
-        phase.appendChild(el("span", badge, "phase " + {"charge": "charge", "décharge": "decharge",
-                                                        "rampo": "rampo"}[state.phase]))
+        badge = {"charge": "Charge", "decharge": "Décharge", "rampo": "Rampo"}[state.phase]
+        phase.appendChild(el("span", badge, "phase " + state.phase))
         if state.rampo:
             where = "meilleure" if state.rampo == "best" else "pire"
             phase.appendChild(el("span", f" pour la {where} place, un lancer"))

@@ -13,13 +13,25 @@ places a pawn on the focused cell when the dice allow it.
 
 import asyncio
 
-from dom import by_id, clear, el, on
+from dom import by_id, clear, el, on, said
 from pyscript import document
 
 from pygames.linotte import (
-    DEFI, EMPTY, KIND_LABELS, ROLLS, SIZE, Announce, Pass, Place, Roll, cell_name,
+    DEFI,
+    EMPTY,
+    ROLLS,
+    SIZE,
+    Announce,
+    Pass,
+    Place,
+    Roll,
+    cell_name,
     describe_dice,
+    kind_label,
 )
+from pygames.linotte.messages import events as move_events
+from pygames.messages import Name
+from pygames.messages import text as words
 
 SVG = "http://www.w3.org/2000/svg"
 MARKS = ("●", "■")  # round pawns and square pawns: never colour alone
@@ -36,9 +48,18 @@ def plural(n, word):
     return f"{n} {word}{'s' if abs(n) > 1 else ''}"
 
 
+def kind_text(kind):
+    return words(kind_label(kind))
+
+
 def label(kind):
-    text = KIND_LABELS[kind]
+    text = kind_text(kind)
     return text[0].upper() + text[1:]
+
+
+def events_text(state):
+    """What the last move did, clause by clause, in French."""
+    return tuple(words(m) for m in move_events(state))
 
 
 def svg(tag, **attrs):
@@ -106,20 +127,17 @@ class View:
     async def _warm_expert():
         """The expert's dice tables take a moment to build: do it now, not on its first move."""
         await asyncio.sleep(0.05)
-        from pygames.linotte_bots import reach
+        from pygames.linotte.bots import reach
 
         reach()
 
     @staticmethod
     def _replay_last_move(match):
-        state = match.game.new_state(match.players, match.options, match.start)
         last, cell = None, None
-        for action in match.history:
-            actor = state.current_player()
-            state = state.apply(action)
-            if isinstance(action, (Place, Pass)):
-                last = (actor, state.events)
-                cell = action.cell if isinstance(action, Place) else None
+        for step in match.positions():
+            if isinstance(step.action, (Place, Pass)):
+                last = (step.before.current_player(), events_text(step.after))
+                cell = step.action.cell if isinstance(step.action, Place) else None
         return last, cell
 
     def restore_ui(self, blob):
@@ -152,7 +170,7 @@ class View:
         self.last_rolled = self.match.state.rerolling
         if isinstance(action, (Place, Pass)):
             self.held = set()
-            self.last_move = (before.current_player(), self.match.state.events)
+            self.last_move = (before.current_player(), events_text(self.match.state))
             self.last_cell = action.cell if isinstance(action, Place) else None
 
     async def preview_bot_action(self, state, action, pause):
@@ -161,8 +179,8 @@ class View:
             places = state.cup.places_of(action.keep)
             self.held = set(places)
             self.render()
-            self.shell.announce(f"{self.names[state.current_player()]} garde "
-                                f"{' '.join(map(str, action.keep))}.")
+            self.shell.announce(said(Name(self.names[state.current_player()]),
+                                     f" garde {' '.join(map(str, action.keep))}."))
             await asyncio.sleep(pause)
             return Roll(action.keep, places)
         if isinstance(action, Place) and pause:
@@ -172,20 +190,19 @@ class View:
         return action
 
     def describe(self, p, action, before):
-        state, name = self.match.state, self.names[p]
+        state, name = self.match.state, Name(self.names[p])
         if isinstance(action, Place):
-            return f"{name} ({MARKS[p]}) : " + ", ".join(state.events) + "." + self._next_text(state)
+            return said(name, f" ({MARKS[p]}) : " + ", ".join(events_text(state)) + ".") + self._next_text(state)
         if isinstance(action, Pass):
-            text = "passe" if state.events == ("passe",) else ", ".join(state.events)
-            return f"{name} : {text}." + self._next_text(state)
+            return said(name, f" : {', '.join(events_text(state))}.") + self._next_text(state)
         if isinstance(action, Announce):
-            return (f"{name} annonce un appel : {KIND_LABELS[action.target]}. "
-                    "Il faut relancer pour le réussir.")
-        kept = f"{name} garde {' '.join(map(str, action.keep))}. " if action.keep else ""
-        text = (kept + f"{name}, lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice))
-                + f" ({describe_dice(state.dice)}).")
+            return said(name, f" annonce un appel : {kind_text(action.target)}. "
+                        "Il faut relancer pour le réussir.")
+        kept = said(name, f" garde {' '.join(map(str, action.keep))}. ") if action.keep else []
+        text = (f", lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice))
+                + f" ({words(describe_dice(state.dice))}).")
         if state.target:
-            target = KIND_LABELS[state.target]
+            target = kind_text(state.target)
             text += f" Appel {target} réussi." if state.appel_fulfilled() else f" Appel {target} pas encore réussi."
         elif state.sec_available():
             text += " Sec possible."
@@ -193,16 +210,18 @@ class View:
             cells = state.placeable_cells()
             text += (" Cases possibles : " + ", ".join(cell_name(c) for c in cells) + "."
                      if cells else " Aucune case possible.")
-        return text
+        return kept + said(name, text)
 
     def _next_text(self, state):
         if state.is_terminal():
-            return ""
-        scores = state.scores()
-        text = " Points : " + ", ".join(f"{n} {s}" for n, s in zip(self.names, scores)) + "."
+            return []
+        out = [(" Points : ", False)]
+        for i, (n, score) in enumerate(zip(self.names, state.scores())):
+            out += said(", " if i else "", Name(n), f" {score}")
+        out.append((".", False))
         if state.current_player() not in self.shell.bots:
-            text += f" À {self.names[state.current_player()]} de jouer."
-        return text
+            out += said(" À ", Name(self.names[state.current_player()]), " de jouer.")
+        return out
 
     def highlights(self, match):
         """For the statistics (stats_view.py): the five of a kind thrown in a finished game
@@ -364,7 +383,7 @@ class View:
         for target in state.appel_targets():
             box.appendChild(el("button", APPEL_TEXT[target], "ghost small appel", type="button",
                                data_action=f"announce {target}",
-                               aria_label=f"Appel : {KIND_LABELS[target]}"))
+                               aria_label=f"Appel : {kind_text(target)}"))
 
     # --- drawing ----------------------------------------------------------------------
 
@@ -415,7 +434,7 @@ class View:
             if "preview" in cell.className:
                 cls += " preview"
             cell.className = cls
-            text = f"{cell_name(i)}, {KIND_LABELS[kind]}"
+            text = f"{cell_name(i)}, {kind_text(kind)}"
             if CELL_TEXT.get(kind, ("", ""))[1]:  # the name holds the cell's visible words
                 text += ", " + CELL_TEXT[kind][1]
             if owner != EMPTY:
@@ -423,7 +442,7 @@ class View:
                 if i in in_run:
                     text += ", aligné"
             elif i in placeable:
-                text += ", posable (" + state.why_cell(i) + ")"
+                text += ", posable (" + words(state.why_cell(i)) + ")"
             else:
                 text += ", libre"
             cell.setAttribute("aria-label", text)
@@ -474,7 +493,7 @@ class View:
         clear(caption)
         if state.target:
             chip = el("span", None, "chip appel-status", id="appel-status")
-            chip.appendChild(el("span", f"Appel : {KIND_LABELS[state.target]}", "what"))
+            chip.appendChild(el("span", f"Appel : {kind_text(state.target)}", "what"))
             if state.rolls >= 2:
                 done = state.appel_fulfilled()
                 chip.appendChild(el("span", " ✓ réussi" if done else
@@ -524,7 +543,7 @@ class View:
         p, events = self.last_move
         node.appendChild(el("span", "Dernier coup", "label"))
         node.appendChild(el("span", None, f"pawn p{p}", aria_hidden="true"))
-        text = "passe" if events == ("passe",) else ", ".join(events)
+        text = ", ".join(events)
         node.appendChild(el("span", self.names[p], "name"))
         node.appendChild(el("span", f" : {text}"))
 
@@ -533,12 +552,12 @@ class View:
         if state.is_terminal():
             return ""
         if not self.shell.human_turn():
-            return f"{self.names[state.current_player()]} (ordinateur) réfléchit…"
+            return said(Name(self.names[state.current_player()]), " (ordinateur) réfléchit…")
         if state.rolls == 0:
             return "Lancez les dés (Espace ou Entrée)."
         cells = state.placeable_cells()
         if state.target:
-            target = KIND_LABELS[state.target]
+            target = kind_text(state.target)
             if state.rolls == 1:
                 return f"Appel {target} : gardez des dés (touches 1 à 5) et relancez."
             if state.appel_fulfilled():

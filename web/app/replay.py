@@ -145,8 +145,7 @@ def load(data, family_id: str) -> "Replay":
     record = decode(data)
     game = GAMES.get(record.get("game")) if isinstance(record.get("game"), str) else None
     if game is not None and game.family != family_id:
-        other = FAMILIES[game.family]
-        title = getattr(other, "title", None) or game.title
+        title = FAMILIES[game.family].title
         raise ReplayError(f"Ce replay est une partie de {title} : il s'ouvre sur la page de ce jeu, pas ici.")
     try:
         match = Match.from_record(record, GAMES)
@@ -166,28 +165,29 @@ class Replay:
 
     def __init__(self, match: Match):
         self.match = match
-        game = match.game
-        history = match.history
-        state = game.new_state(match.players, match.options, match.start)
-        i = 0
-        while i < len(history) and state.is_chance():  # the opening dice (e.g. Dé Landais)
-            state = state.apply(history[i])
-            i += 1
         #: positions[k] = (how many actions of the history are played, the state then)
-        self.positions = [(i, state)]
+        self.positions = []
         #: moves[k - 1] = (actor, action, state before) of the step that leads to position k
         self.moves = []
-        while i < len(history):
-            before, actor, action = state, state.current_player(), history[i]
-            state = state.apply(action)
-            i += 1
-            while i < len(history) and state.is_chance():
-                state = state.apply(history[i])
-                i += 1
-            if state.is_chance():
-                break  # the record stops before the dice of its last action fell: not shown
-            self.positions.append((i, state))
-            self.moves.append((actor, action, before))
+        move = None  # the player's action of the step under way (the dice that follow it land)
+        for step in match.positions():
+            if step.before.is_chance():
+                if not step.after.is_chance() and not self.positions:
+                    self.positions.append((step.ply + 1, step.after))  # the opening dice
+                elif not step.after.is_chance() and move is not None:
+                    self.positions.append((step.ply + 1, step.after))
+                    self.moves.append(move)
+                    move = None
+                continue
+            if not self.positions:
+                self.positions.append((step.ply, step.before))
+            move = (step.before.current_player(), step.action, step.before)
+            if not step.after.is_chance():
+                self.positions.append((step.ply + 1, step.after))
+                self.moves.append(move)
+                move = None
+        if not self.positions:  # nothing but the first state (the record holds no action)
+            self.positions.append((0, match.first_state()))
         if self.positions[0][1].is_chance():
             raise ReplayError("Ce replay ne contient aucun coup à montrer.")
 

@@ -17,9 +17,11 @@ A link that cannot be shown gives its French message and the way back, nothing e
 
 import asyncio
 
-from dom import by_id, clear, el, on, set_named_text, show
+from dom import by_id, clear, el, on, pieces_of, said, set_text, show
 from pyscript import document, window
 from replay import ReplayError, from_fragment, link, load
+
+from pygames.messages import Name, plain, render
 
 MIN_DELAY = 0.1  # seconds between two steps of the automatic play, at the fastest
 DELAY_FACTOR = 1.5  # times the computer's pace (0.65 s by default: about a second a step)
@@ -153,9 +155,12 @@ class ReplayView:
         document.body.dataset.game = match.game.id
         by_id("replay-title").textContent = f"Replay : {match.game.title}"
         names = match.names
-        about = f"{len(names)} joueur{'s' if len(names) > 1 else ''} : " + ", ".join(names) + " · " + (
-            "partie terminée" if self.replay.finished else "partie en cours au moment du partage")
-        set_named_text(by_id("replay-about"), about, names)
+        about = said(f"{len(names)} joueur{'s' if len(names) > 1 else ''} : ")
+        for i, name in enumerate(names):
+            about += said(", " if i else "", Name(name))
+        about += said(" · " + ("partie terminée" if self.replay.finished
+                               else "partie en cours au moment du partage"))
+        set_text(by_id("replay-about"), about)
         show(by_id("replay-body"), True)
         self._bind()
         show(by_id("table"), True)
@@ -197,23 +202,26 @@ class ReplayView:
         if k == 0:
             shell.match = replay.match_at(0)
             view.adopt(shell.match)
-            names = shell.match.names
-            text = "Début de la partie : " + ", ".join(names) + "."
+            text = said("Début de la partie : ")
+            for i, name in enumerate(shell.match.names):
+                text += said(", " if i else "", Name(name))
+            text += said(".")
         else:
             shell.match = replay.match_at(k - 1)
             view.adopt(shell.match)  # the view as a game resumed just before this step
             shell.match = replay.match_at(k)
             actor, action, before = replay.move(k)
-            text = view.describe(actor, action, before)
+            text = pieces_of(view.describe(actor, action, before))
             if k == replay.last and replay.finished:
                 outcome = shell.match.outcome()
-                if outcome and outcome.reason and outcome.reason not in text:
-                    text += " Fin de la partie : " + outcome.reason
+                reason = render(shell.family.text.reason(outcome, shell.match.names)) if outcome else []
+                if reason and plain(reason) not in plain(text):
+                    text = text + said(" Fin de la partie : ") + reason
         view.render()
         shell.hint("Replay en lecture seule : avancez coup par coup ou lancez la lecture.")
         position = f"coup {k} / {replay.last}"
         by_id("replay-pos").textContent = position
-        set_named_text(by_id("replay-step"), text, shell.match.names)
+        set_text(by_id("replay-step"), text)
         by_id("replay-first").disabled = k == 0
         by_id("replay-back").disabled = k == 0
         by_id("replay-next").disabled = k == replay.last

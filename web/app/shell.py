@@ -33,21 +33,28 @@ import asyncio
 import json
 from importlib import import_module
 
-from dom import by_id, clear, el, on, query_params, set_named_text, show, storage
+import replay_view
+from dom import by_id, clear, el, on, pieces_of, query_params, set_text, show, storage
 from embed import EmbedError, parse_embed
+from flow import Flow
 from guard import (
-    CORRUPT_PREFIX, BadStored, aside_key, aside_value, check_saved_match, check_setup, read_json,
+    CORRUPT_PREFIX,
+    BadStored,
+    aside_key,
+    aside_value,
+    check_saved_match,
+    check_setup,
+    read_json,
     short,
 )
 from pyscript import document, fetch, window
-from table_tools import TableTools
-from flow import Flow
-import replay_view
 from stats import STATS_KEY
 from stats_view import StatsView
+from table_tools import TableTools
 
 from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, Player, load_match
-from pygames.bots import bot_for
+from pygames.core import bot_for, default_name
+from pygames.messages import Msg, Name, plain, render
 
 DEFAULT_PACE_MS = 650
 
@@ -151,7 +158,7 @@ class Shell:
         self.tools.adopt(match)
         self._update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id  # read by js/embed-dialog.js
-        if match.game.tables_name(match.options) and (
+        if self.family.game_tables(match.game, match.options) and (
                 self.family.advisor or "expert" in match.game.seats):
             asyncio.ensure_future(self._prefetch_tables())
 
@@ -243,23 +250,24 @@ class Shell:
                 if len(group) > 1:
                     item.appendChild(el("span", " (ex aequo)"))
                 ranking.appendChild(item)
-        names = [players[p].name for p in outcome.winners]
+        names = [Name(players[p].name) for p in outcome.winners]
+        reason = render(self.family.text.reason(outcome, match.names))
         title = by_id("end-title")
         if len(players) == 1:
-            title_text = outcome.reason.rstrip(".")
+            title_pieces = reason[:-1] + [(reason[-1][0].rstrip("."), reason[-1][1])]
         elif outcome.draw:
-            title_text = "Égalité : " + " et ".join(names)
+            title_pieces = render(Msg("end.draw", players=names))
         elif outcome.losers and len(names) > 1:
-            title_text = outcome.reason
+            title_pieces = reason
         elif len(names) == 1:
-            title_text = f"{names[0]} gagne !"
+            title_pieces = render(Msg("end.wins", player=names[0]))
         else:
-            title_text = outcome.reason
+            title_pieces = reason
         # Each name in its own <bdi>: a right-to-left name cannot reverse the sentence.
-        set_named_text(title, title_text, match.names)
-        reason = by_id("end-reason")
-        if reason:
-            set_named_text(reason, outcome.reason if outcome.reason != title_text else "", match.names)
+        set_text(title, title_pieces)
+        reason_node = by_id("end-reason")
+        if reason_node:
+            set_text(reason_node, reason if plain(reason) != plain(title_pieces) else "")
         self._screen("end")
         analysis = by_id("analysis")
         if analysis:
@@ -271,7 +279,7 @@ class Shell:
         table.classList.add("finished")
         show(table, True)
         self._store_view()
-        self.announce(title.textContent + ". " + (reason.textContent if reason else ""))
+        self.announce(title.textContent + ". " + (reason_node.textContent if reason_node else ""))
         by_id("again").focus()
         end.scrollIntoView(True)  # the end screen opens on its title and ranking
         self.stats.record(match)  # once per game (keyed by its record); never raises
@@ -352,7 +360,7 @@ class Shell:
         game, options = self._setup_choice()
         try:
             players = [
-                Player(name.value.strip() or f"Joueur {i + 1}", seat.value)
+                Player(name.value.strip() or str(default_name(i + 1, "human")), seat.value)
                 for i, (_, name, seat) in enumerate(self.setup_rows)
             ]
             start = self.view.read_setup_extra(game, players)
@@ -433,7 +441,8 @@ class Shell:
         self.view.before_chance(before, action)
         self.match.advance_chance()
         self.save()
-        text = self.flow.cheer(before, action, self.view.describe(actor, action, before), by_bot)
+        text = self.flow.cheer(before, action, plain(pieces_of(self.view.describe(actor, action, before))),
+                               by_bot)
         self.announce(text)
         self.view.render()
         self.flow.mark_turn()
@@ -494,7 +503,7 @@ class Shell:
         """The computer player of a seat; tables (if it needs any) are fetched on first use."""
         if seat not in self.bot_players:
             level, tables = seat, None
-            if seat == "expert" and self.match.game.tables_name(self.match.options):
+            if seat == "expert" and self.family.game_tables(self.match.game, self.match.options):
                 try:
                     tables = await self.load_tables()
                 except GameError as err:
@@ -510,11 +519,11 @@ class Shell:
         """The solved tables of this game's rules and options, fetched once: callers at the
         same time (the background prefetch, the expert, the advisor) share one fetch."""
         game, options = self.match.game, self.match.options
-        name = game.tables_name(options)
+        name = self.family.game_tables(game, options)
         if name not in self.tables:
             if not quiet:
                 self.hint("Chargement des tables de l'expert…")
-            self.tables[name] = asyncio.ensure_future(self._fetch_tables(game, name))
+            self.tables[name] = asyncio.ensure_future(self._fetch_tables(self.family, name))
         try:
             return await self.tables[name]
         except GameError:
@@ -522,7 +531,7 @@ class Shell:
             raise
 
     @staticmethod
-    async def _fetch_tables(game, name):
+    async def _fetch_tables(family, name):
         try:
             response = await fetch(f"tables/{name}.bin")
             ok = response.ok
@@ -531,7 +540,7 @@ class Shell:
             ok = False
         if not ok:
             raise GameError("Les tables de l'expert n'ont pas pu être chargées.")
-        return game.load_tables(data)
+        return family.load_tables(data)
 
     # --- the advisor and the analysis (their contents come from the view) --------------
 
@@ -782,7 +791,7 @@ class Shell:
             self._set_options(embed.options)
         show(by_id("option-choices").parentNode, embed.options is None)
         if embed.game:
-            by_id("setup-title").textContent = embed.game.title
+            by_id("setup-title").textContent = str(embed.game.title)
 
     def _embed_new_match(self):
         """_begin without moving the focus: a frame must not scroll the host page to itself."""
@@ -811,10 +820,12 @@ class Shell:
     # --- small services for the view --------------------------------------------------
 
     def hint(self, text):
-        set_named_text(by_id("hint"), short(text), self.match.names if self.match else ())
+        """The line under the table: a text, a message or pieces (names placed as data)."""
+        set_text(by_id("hint"), text, limit=300)
 
     def announce(self, text):
-        by_id("live").textContent = text
+        """Say it to screen readers (a text, a message or pieces)."""
+        by_id("live").textContent = plain(pieces_of(text))
 
     def _update_rules_panel(self, game, options):
         for section in document.querySelectorAll("#rules [data-ruleset]"):

@@ -294,7 +294,8 @@ class StatsView:
         for entry in games:
             item = el("li")
             when = window.Date.new(entry["date"])
-            item.appendChild(el("time", str(when.toLocaleString("fr-FR", to_js({"dateStyle": "short", "timeStyle": "short"}))), "stats-when",
+            shown = when.toLocaleString("fr-FR", to_js({"dateStyle": "short", "timeStyle": "short"}))
+            item.appendChild(el("time", str(shown), "stats-when",
                                 datetime=entry["date"]))
             if len(titles) > 1:
                 item.appendChild(el("span", titles.get(entry["game"], entry["game"]), "stats-rules"))

@@ -19,10 +19,9 @@
 
 import re
 
-from dom import by_id, el, on, query_params, show, storage
-from pyscript import document, window
-
 import prefs
+from dom import by_id, el, on, query_params, show, storage
+from pyscript import document
 
 EDITABLE = ("INPUT", "SELECT", "TEXTAREA")
 

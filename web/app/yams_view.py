@@ -8,11 +8,13 @@ next throw (`held`, saved with the game so that a reload keeps them); the roll b
 
 import asyncio
 
-from dom import by_id, clear, el, on
+from dom import by_id, clear, el, on, said
 from pyscript import document, window
 
-from pygames.expert import advise, analyse
+from pygames.messages import Name, sentences
 from pygames.yams import UPPER_IDS, Roll, Score
+from pygames.yams.advisor import advise, analyse
+from pygames.yams.messages import describe as describe_move
 
 ROLLS = 3
 NBSP = "\u00a0"  # a list of dice never breaks across lines
@@ -85,11 +87,8 @@ class View:
     def highlights(self, match):
         """For the statistics (stats_view.py): the Yams made in a finished game, every
         five of a kind put on the sheet, counted by replaying its actions."""
-        state, made = match.game.new_state(match.players, match.options, match.start), 0
-        for action in match.history:
-            if isinstance(action, Score) and len(state.dice) == 5 and len(set(state.dice)) == 1:
-                made += 1
-            state = state.apply(action)
+        made = sum(1 for step in match.positions() if isinstance(step.action, Score)
+                   and len(step.before.dice) == 5 and len(set(step.before.dice)) == 1)
         return {("Yahtzee" if match.game.id == "yahtzee" else "Yams") + " réalisés": made}
 
     def before_chance(self, before, action):
@@ -128,20 +127,10 @@ class View:
                 f"{plural(pts, 'point')}.", "Inscrire 0")
 
     def describe(self, p, action, before):
-        state, players = self.match.state, self.match.players
-        if isinstance(action, Score):
-            sheet = state.sheet(p)
-            label = state.rules.boxes[state.rules.index[action.box]].label
-            self.just_scored = (p, action.box)
-            text = f"{players[p].name} inscrit {sheet.boxes[action.box]} en {label}. Total {sheet.total}."
-            if not state.is_terminal() and state.current_player() not in self.shell.bots:
-                nxt = state.current_player()  # the change of turn, in the same announcement
-                text += (f" À {players[nxt].name} de jouer." if nxt != p
-                         else f" Tour {state.turn} sur {state.turns}.")
-            return text
-        self.just_scored = None
-        kept = f"{players[p].name} garde {' '.join(map(str, action.keep))}. " if action.keep else ""
-        return kept + f"{players[p].name}, lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice)) + "."
+        match = self.match
+        self.just_scored = (p, action.box) if isinstance(action, Score) else None
+        persons = [i for i in range(len(match.players)) if i not in self.shell.bots]
+        return sentences(describe_move(before, action, match.state, match.names, persons))
 
     def joy(self, before, action, after):
         """A moment of joy (the shell's hook): five of a kind thrown."""
@@ -226,7 +215,7 @@ class View:
 
         threshold = rules.bonus_threshold
         for box in rules.boxes:
-            row(box.id, box.label, None, box.hint if not box.upper else None)
+            row(box.id, box.label, None, box.help if not box.upper else None)
             if box.id == "sixes":
                 row("upper", "Sous-total", "total", f"prime à {threshold}")
                 row("bonus", f"Prime +{rules.bonus}", "sub", None, f"Prime de {rules.bonus} points")
@@ -374,7 +363,7 @@ class View:
         if state.is_terminal():
             return ""
         if not self.shell.human_turn():
-            return f"{self.match.players[state.current_player()].name} (ordinateur) réfléchit…"
+            return said(Name(self.match.players[state.current_player()].name), " (ordinateur) réfléchit…")
         if state.rolls == 0:
             return "Lancez les dés (Espace ou Entrée)."
         joker = " Yam joker : il compte pleine valeur en bas." if state.joker_active() else ""
@@ -398,7 +387,7 @@ class View:
 
     def advice(self, state, tables):
         """The advisor's panel: (nodes, what to announce)."""
-        choices = advise(state, tables)
+        choices = [(c.action, c.value) for c in advise(state, tables).choices]
         if not choices:
             return [], ""
         best = choices[0][1]
@@ -467,5 +456,5 @@ class View:
     @staticmethod
     def _notation_fr(state, action):
         if isinstance(action, Score):
-            return state.rules.boxes[state.rules.index[action.box]].label
+            return str(state.rules.boxes[state.rules.index[action.box]].label)
         return "garder " + NBSP.join(map(str, action.keep)) if action.keep else "tout relancer"

@@ -43,7 +43,8 @@ and a page that names no game; not precached).  The memory snapshot is one for e
 page: made from all the modules, with every game imported.  All these files are named
 after their content (:func:`content_name`): the snapshot's name covers the standard
 library and every archive, so a snapshot is never paired with another build's files,
-and the service worker never downloads again a file the page already has.  The results are cached under ``node_modules/.cache/pygames-runtime/``
+and the service worker never downloads again a file the page already has.  The results are cached under
+``node_modules/.cache/pygames-runtime/``
 keyed by their inputs, so a rebuild costs nothing; without Node the stock zip
 stays (renamed the same way), there is no snapshot, and the build says so.
 """

@@ -25,7 +25,7 @@
 // --package-zip IN OUT: also copy the zip IN (an app package, e.g. pygames.zip,
 // unpacked into the working directory by PyScript) to OUT with, next to each
 // .py that the --import MODULEs loaded, its __pycache__/<name>.cpython-314.pyc
-// (unchecked hash, docstrings kept), so that importing the package at start-up
+// (unchecked hash, docstrings stripped with --strip-docstrings), so that importing the package at start-up
 // does not compile it either.  With --app-source FILE (e.g. web/app/shell.py, which
 // PyScript's `files` copy into the working directory, next to the unpacked package), the
 // zip also gets __pycache__/<name>.cpython-314.pyc at its top for each FILE.
@@ -169,13 +169,19 @@ import importlib.util, sys, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 from importlib.util import source_hash
 added = 0
+
+def app_tree(data, name):
+    """The game's own code, docstrings stripped as the standard library's are (the sources
+    stay beside the bytecode in the complete archive, for tracebacks)."""
+    return strip_docstrings(ast.parse(data, name)) if OPTS["strip"] else data
+
 with zipfile.ZipFile("/tmp/pkg_in.zip") as src, \\
         zipfile.ZipFile("/tmp/pkg_out.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as dst:
     for info in src.infolist():
         data = src.read(info)
         dst.writestr(info, data)
         if info.filename.endswith(".py") and info.filename in PKG_HOT:
-            code = compile(data, info.filename, "exec", dont_inherit=True)
+            code = compile(app_tree(data, info.filename), info.filename, "exec", dont_inherit=True)
             head, _, tail = info.filename.rpartition("/")
             name = (head + "/" if head else "") + "__pycache__/" + tail[:-3] + "." \\
                 + sys.implementation.cache_tag + ".pyc"
@@ -186,7 +192,7 @@ with zipfile.ZipFile("/tmp/pkg_in.zip") as src, \\
             added += 1
     for fname, text in sorted(APP_SOURCES.items()):
         data = text.encode("utf-8")
-        code = compile(data, fname, "exec", dont_inherit=True)
+        code = compile(app_tree(data, fname), fname, "exec", dont_inherit=True)
         out = zipfile.ZipInfo(f"__pycache__/{fname[:-3]}.{sys.implementation.cache_tag}.pyc",
                               date_time=(2020, 1, 1, 0, 0, 0))
         out.compress_type = zipfile.ZIP_DEFLATED

@@ -1,5 +1,5 @@
-"""Le Dé Landais: three dice, points that float until they are sealed, and a target that
-must be hit exactly (3000 by default).
+"""The rules of le Dé Landais: three dice, points that float until they are sealed, and a
+target that must be hit exactly (3000 by default).
 
 A *series* is a player's run of throws.  Each throw (`roll`, then the chance action
 `dice A B C`) is read by `classify`, in this order of precedence:
@@ -42,10 +42,8 @@ What RULINGS.md leaves open, decided here:
   50, below the target, at least -100000) and optionally who throws first; it applies
   to the first manche only.
 
-Computer players: `simple` seals at 300 floating points or more, or when sealing wins
-(`ThresholdBot(300)`); `expert` plays the solved two-player table (`landais_expert`,
-tables built by `landais_solver`), against the strongest opponent with three or four
-players.
+What a throw did is kept in the state as a typed record (`last`: `LastThrow`); its words
+are pygames.landais.messages'.  The computer players are in pygames.landais.bots.
 """
 
 from __future__ import annotations
@@ -54,12 +52,10 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, ClassVar, Mapping, Sequence
 
-from .core import (
-    Word,
+from ..core import (
     CHANCE,
     TERMINAL,
     Action,
-    Family,
     Game,
     GameError,
     IllegalAction,
@@ -68,12 +64,18 @@ from .core import (
     Player,
     State,
     Throw,
-    join_names,
-    plural,
+    Word,
     quote,
     replace,
 )
-from .dice import Roll
+from ..dice import Roll
+from ..messages import Msg
+
+__all__ = [
+    "DICE", "DeLandais", "GAMES", "GIFTS", "LandaisState", "LastThrow", "MIN_START", "ROLL",
+    "Reading", "Roll", "Rules", "SEAL", "Seal", "TARGETS", "TIRS", "UNIT", "classify",
+]
+
 
 DICE = 3
 UNIT = 50  # every score of the game is a multiple of 50
@@ -87,8 +89,6 @@ TIRS = {
     frozenset((2, 3, 6)): "licorne",
     frozenset((3, 4, 6)): "chimere",
 }
-TIR_NAMES = {"troll": "Tir du Troll", "vereux": "Tir de Véreux",
-             "licorne": "Tir de la Licorne", "chimere": "Tir de la Chimère"}
 GIFTS = ("licorne", "chimere")  # the tirs whose next throw goes to the other players
 
 
@@ -106,7 +106,7 @@ class Reading:
 
     def notation(self) -> str:
         """As `landais-throw` prints it: `poigne 300`, `points 150`, `tir licorne`, `vide`."""
-        if self.kind in TIR_NAMES:
+        if self.kind in TIRS.values():
             return f"tir {self.kind}"
         return self.kind if self.kind == "vide" else f"{self.kind} {self.points}"
 
@@ -114,7 +114,7 @@ class Reading:
 def classify(faces: Sequence[int]) -> Reading:
     """The reading of three dice, in the rules' order of precedence."""
     if len(faces) != DICE or not all(type(f) is int and 1 <= f <= 6 for f in faces):
-        raise IllegalAction("Il faut trois dés (faces de 1 à 6).")
+        raise IllegalAction("landais.error.three_dice")
     if faces[0] == faces[1] == faces[2]:
         return Reading("poigne", 1000 if faces[0] == 1 else 100 * faces[0])
     tir = TIRS.get(frozenset(faces)) if len(set(faces)) == 3 else None
@@ -166,51 +166,11 @@ class LastThrow:
     ended: bool = False  # the series ended on this throw
     lost: int = 0  # floating points lost
 
-    def text(self) -> str:
-        """The throw in French, as the page announces it."""
-        if self.gift:
-            verb = "offerts aux autres" if self.gift == "licorne" else "retirés aux autres"
-            if self.kind in GIFTS:
-                return (f"{TIR_NAMES[self.kind]} pendant le tir : personne ne gagne ni ne perd, "
-                        "le prochain jet compte à sa place")
-            if self.kind == "vereux":
-                return "Tir de Véreux pendant le tir : les autres perdent 100 points"
-            if self.kind in ("poigne", "points"):
-                what = "Poigne ! " if self.kind == "poigne" else ""
-                return f"{what}{self.points} points {verb}"
-            return f"{'Tir du Troll' if self.kind == 'troll' else 'Jet vide'} : personne ne gagne ni ne perd"
-        if self.kind == "poigne":
-            if self.bust:
-                return f"Poigne ! {self.points} points, mais le but est dépassé : série perdue"
-            return f"Poigne ! {self.points} points, relance obligatoire"
-        if self.kind == "points":
-            if self.bust:
-                return f"{self.points} points, mais le but est dépassé : série perdue"
-            return f"{self.points} points"
-        if self.kind == "troll":
-            return "Tir du Troll : les points flottants retombent à 0, la série continue"
-        if self.kind == "vereux":
-            return "Tir de Véreux : la série s'arrête, 100 points de pénalité"
-        if self.kind == "licorne":
-            return "Tir de la Licorne : le prochain jet est offert aux autres"
-        if self.kind == "chimere":
-            return "Tir de la Chimère : le prochain jet est retiré aux autres"
-        return "Jet vide : la série s'arrête, les points flottants sont perdus"
-
     def to_json(self) -> dict:
         return {"thrower": self.thrower, "faces": list(self.faces), "kind": self.kind,
                 "points": self.points, "gift": self.gift,
                 "effects": [list(e) for e in self.effects], "capped": list(self.capped),
-                "bust": self.bust, "ended": self.ended, "lost": self.lost, "text": self.text()}
-
-
-PENDING_TEXT = {
-    "start": "début de série : il faut lancer",
-    "poigne": "poigne : relance obligatoire",
-    "licorne": "Tir de la Licorne : le prochain jet est offert aux autres",
-    "chimere": "Tir de la Chimère : le prochain jet est retiré aux autres",
-    "": "",
-}
+                "bust": self.bust, "ended": self.ended, "lost": self.lost}
 
 
 @dataclass(frozen=True)
@@ -250,16 +210,11 @@ class LandaisState(State):
             return [Throw(f) for f in product(range(1, 7), repeat=self.dice_to_throw())]
         return [ROLL] if self.pending else [ROLL, SEAL]
 
-    def why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> Msg:
         if isinstance(action, Seal) and self.pending:
-            return {
-                "start": "Il faut d'abord lancer les dés.",
-                "poigne": "Après une poigne, il faut relancer.",
-                "licorne": "Après le Tir de la Licorne, il faut relancer.",
-                "chimere": "Après le Tir de la Chimère, il faut relancer.",
-            }[self.pending]
+            return Msg(f"landais.error.seal_{self.pending}")
         if isinstance(action, Roll) and action.keep:
-            return "Au Dé Landais on relance toujours les trois dés (« roll »)."
+            return Msg("landais.error.no_keep")
         return super().why_illegal(action)
 
     def apply(self, action: Action) -> "LandaisState":
@@ -285,19 +240,16 @@ class LandaisState(State):
                 places.append([p])
         return places
 
-    def outcome(self, names: Sequence[str]) -> Outcome | None:
+    def outcome(self) -> Outcome | None:
         if not self.is_terminal():
             return None
         ranking = tuple(tuple(place) for place in self.ranking())
         w = self.winner
         losers = ranking[-1] if len(ranking) > 1 else ()
-        if self.rules.manches == 1:
-            reason = f"{names[w]} atteint exactement {self.rules.target} points et gagne"
-        else:
-            reason = (f"{names[w]} gagne la partie ({plural(self.manches_won[w], 'manche')} "
-                      f"sur {self.manche})")
-        reason += f" : {plural(self.tokens[w], 'jeton')} gagné{'s' if self.tokens[w] > 1 else ''}."
-        return Outcome(ranking, (w,), losers, False, reason)
+        ending = "target" if self.rules.manches == 1 else "manches"
+        return Outcome(ending, ranking, (w,), losers, False, tuple(self.scores()),
+                       {"target": self.rules.target, "manches_won": self.manches_won[w],
+                        "manches": self.manche, "tokens": self.tokens[w]})
 
     # Dé Landais specifics
 
@@ -325,9 +277,6 @@ class LandaisState(State):
     def starting(self) -> bool:
         """The opening throw is under way (each contender throws one die)."""
         return bool(self.contenders)
-
-    def pending_text(self) -> str:
-        return PENDING_TEXT[self.pending] if self.current_player() != TERMINAL else ""
 
     def _opening(self, face: int) -> "LandaisState":
         opening = self.opening + (face,)
@@ -424,20 +373,18 @@ TARGETS = (3000, 2000, 1000)
 
 class DeLandais(Game):
     id = "de-landais"
-    title = "Le Dé Landais"
     family = "de-landais"
-    summary = "Trois dés, des points flottants à sceller, exactement 3000 points pour gagner."
     min_players = 2
     max_players = 4
-    default_players = (("Joueur 1", "human"), ("Ordinateur", "simple"))
+    default_players = ((None, "human"), (None, "simple"))
     max_dice = 4  # the opening throw is one die per throw; a series throws three
     options = (
-        Option("target", "Points à atteindre exactement", 3000, TARGETS),
-        Option("manches", "Manches à gagner pour remporter la partie", 1, (1, 2, 3)),
-        Option("stake", "Jetons misés par joueur et par manche", 1, (1, 5)),
+        Option("target", 3000, TARGETS),
+        Option("manches", 1, (1, 2, 3)),
+        Option("stake", 1, (1, 5)),
     )
     actions = (Roll, Seal)
-    seats = {"human": "Humain", "simple": "Ordinateur (facile)", "expert": "Ordinateur (expert)"}
+    seats = ("human", "simple", "expert")
 
     def rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         o = self.resolve_options(options)
@@ -448,27 +395,25 @@ class DeLandais(Game):
         n = len(players)
         target = self.rules(options).target
         if not isinstance(start, dict):
-            raise GameError("Position de départ illisible : un objet JSON est attendu.")
+            raise GameError("landais.start.not_object")
         unknown = sorted(set(map(str, start)) - {"scores", "first"})
         if unknown:
-            raise GameError(f"Position de départ : clé inconnue « {quote(unknown[0])} ».")
+            raise GameError("start.unknown_key", key=quote(unknown[0]))
         scores = start.get("scores")
         if not isinstance(scores, list) or len(scores) != n:
-            raise GameError(f"Position de départ : il faut les points scellés des {n} joueurs.")
+            raise GameError("landais.start.scores_count", n=n)
         for s in scores:
             if type(s) is not int:
-                raise GameError(f"Position de départ : « {quote(s)} » n'est pas un nombre de points.")
+                raise GameError("landais.start.not_points", value=quote(s))
             if s % UNIT:
-                raise GameError(f"Position de départ : {s} n'est pas un multiple de {UNIT}.")
+                raise GameError("landais.start.unit", points=s, unit=UNIT)
             if not MIN_START <= s < target:
-                raise GameError(f"Position de départ : {s} points, il faut de {MIN_START} "
-                                f"à {target - UNIT}.")
+                raise GameError("landais.start.range", points=s, lo=MIN_START, hi=target - UNIT)
         normal: dict[str, Any] = {"scores": list(scores)}
         if "first" in start:
             first = start["first"]
             if type(first) is not int or not 0 <= first < n:
-                raise GameError(f"Position de départ : premier joueur « {quote(first)} » "
-                                f"invalide (0 à {n - 1}).")
+                raise GameError("landais.start.first", first=quote(first), last=n - 1)
             normal["first"] = first
         return normal
 
@@ -485,86 +430,5 @@ class DeLandais(Game):
         return LandaisState(rules=rules, sealed=sealed, player=first, first=first,
                             contenders=contenders, manches_won=(0,) * n, tokens=(0,) * n)
 
-    # what drivers ask of the family (see core.Game)
 
-    def bot(self, seat, tables=None):
-        if seat == "simple":
-            return ThresholdBot(300)
-        if seat == "expert":
-            from .landais_expert import ExpertLandaisBot
-
-            return ExpertLandaisBot(tables)
-        return super().bot(seat, tables)
-
-    def tables_name(self, options):
-        return f"de-landais/{table_name(self.rules(options).target)}"
-
-    def load_tables(self, data):
-        from .landais_expert import load_tables
-
-        return load_tables(data)
-
-    def render_text(self, state, names):
-        return render_text(state, names)
-
-
-def table_name(target: int) -> str:
-    """The expert's table for a target: the table depends on nothing else."""
-    return "de-landais" if target == 3000 else f"de-landais+target_{target}"
-
-
-class ThresholdBot:
-    """Seals as soon as the floating points reach `threshold`, or when sealing wins;
-    `simple` is ThresholdBot(300)."""
-
-    def __init__(self, threshold: int = 300):
-        if type(threshold) is not int or threshold <= 0:
-            raise GameError("Seuil invalide.")
-        self.threshold = threshold
-
-    def __call__(self, state: LandaisState):
-        if state.can_seal and (state.floating >= self.threshold or state.seal_wins):
-            return SEAL
-        return ROLL
-
-
-def render_text(state: LandaisState, names: Sequence[str]) -> str:
-    """Scores, floating points, what is pending and the last throw, for a terminal."""
-    rules = state.rules
-    lines = [f"Manche {state.manche} — but : exactement {rules.target} points"
-             + (f" ({rules.manches} manches à gagner)" if rules.manches > 1 else "")]
-    for p, name in enumerate(names):
-        mark = ">" if p == state.player and not state.is_terminal() and not state.contenders else " "
-        row = f"{mark} {name[:20]:20} {state.sealed[p]:>7}"
-        if p == state.player and state.floating and not state.is_terminal():
-            row += f"  + {state.floating} flottants"
-        if rules.manches > 1:
-            row += f"  [{plural(state.manches_won[p], 'manche')}]"
-        lines.append(row)
-    if state.contenders:
-        thrown = ", ".join(f"{names[p]} {f}" for p, f in zip(state.contenders, state.opening))
-        lines.append("Lancer d'ouverture : " + (thrown or "chacun lance un dé")
-                     + f" ({join_names([names[p] for p in state.contenders])})")
-    if state.last is not None:
-        last = state.last
-        line = f"Dernier jet ({names[last.thrower]}) : {' '.join(map(str, last.faces))} — {last.text()}"
-        if last.effects:
-            line += " (" + ", ".join(f"{names[q]} {d:+d}" for q, d in last.effects) + ")"
-        lines.append(line)
-    if state.pending and not state.is_terminal() and not state.contenders and state.pending != "start":
-        lines.append("En attente : " + state.pending_text())
-    return "\n".join(lines)
-
-
-FAMILY = Family(
-    id="de-landais",
-    title="Le Dé Landais",
-    description="Trois dés, des points flottants à sceller à temps, des tirs qui font gagner "
-    "ou perdre les autres : exactement 3000 points pour gagner.",
-    games=(DeLandais(),),
-    view="landais_view",
-    commands={"landais-throw": "ce que vaut un jet de trois dés (poigne, tir, points, vide)"},
-    cli_module="pygames.landais_cli",
-    solver="pygames.landais_cli",
-    advisor=True,
-)
+GAMES = (DeLandais(),)

@@ -1,4 +1,4 @@
-"""The Yams family: `yams` (full French sheet), `yams-boite` and `yahtzee`.
+"""The rules of the Yams family: `yams` (full French sheet), `yams-boite` and `yahtzee`.
 
 One state machine serves the three rulesets; what differs between them is data: the
 table of boxes (`BOXES`, and each ruleset's list of box ids) and a `Rules` object
@@ -10,15 +10,14 @@ rest), each followed by a chance `dice …` action; then `score BOX`.
 
 from __future__ import annotations
 
-from itertools import product
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
-from .core import (
+from ..core import (
     CHANCE,
     TERMINAL,
     Action,
-    Family,
     Game,
     IllegalAction,
     Option,
@@ -27,8 +26,17 @@ from .core import (
     Throw,
     quote,
     replace,
+    unknown_action,
 )
-from .dice import Cup, Roll, counts
+from ..dice import Cup, Roll, counts
+from ..messages import AnyOf, Msg
+
+__all__ = [
+    "BOITE_BOXES", "BOXES", "Box", "Counts", "DICE", "FULL_IDS", "GAMES", "ROLLS", "Roll",
+    "Rules", "SHORT_IDS", "Score", "Sheet", "UPPER_IDS", "YAM_PRIME", "Yahtzee", "Yams",
+    "YamsBoite", "YamsGame", "YamsState",
+]
+
 
 DICE = 5
 ROLLS = 3
@@ -62,14 +70,23 @@ def _best_face(c: Counts, n: int) -> int:
 
 @dataclass(frozen=True)
 class Box:
-    """A box of a score sheet: when the dice fit it and what they score there."""
+    """A box of a score sheet: when the dice fit it and what they score there.  Its words
+    are the catalogue's ``yams.box.<name>`` and ``yams.hint.<hint>`` (pygames.yams.messages)."""
 
     id: str
-    label: str  # French
     upper: bool
     fits: Callable[[Counts, "Rules"], bool]
     points: Callable[[Counts, int], int]  # (counts, sum of dice) -> score when it fits
-    hint: str = ""  # French, one line for the rules panel and tooltips
+    name: str = ""  # the label's id when it is not the box's own (Yahtzee's "yams" box)
+    hint: str = ""  # the hint's id when it is not the box's own (the Boîte's brelan)
+
+    @property
+    def label(self) -> Msg:
+        return Msg(f"yams.box.{self.name or self.id}")
+
+    @property
+    def help(self) -> Msg:
+        return Msg(f"yams.hint.{self.hint or self.id}")
 
     def score(self, c: Counts, total: int, rules: "Rules", joker: bool = False) -> int:
         if joker and not self.upper:
@@ -78,14 +95,7 @@ class Box:
 
 
 def _upper(face: int, name: str) -> Box:
-    return Box(
-        name,
-        f"Les {face}",
-        True,
-        lambda c, r: True,
-        lambda c, t, f=face: c[f] * f,
-        f"somme des dés qui montrent {face}",
-    )
+    return Box(name, True, lambda c, r: True, lambda c, t, f=face: c[f] * f)
 
 
 def _always(c, r):
@@ -96,32 +106,25 @@ BOXES: dict[str, Box] = {
     b.id: b
     for b in (
         *(_upper(f, n) for f, n in zip(range(1, 7), "ones twos threes fours fives sixes".split())),
-        Box("pair", "Une paire", False, lambda c, r: max(c) >= 2, lambda c, t: t,
-            "deux dés identiques : somme des 5 dés"),
-        Box("two_pairs", "Deux paires", False, lambda c, r: _two_pairs(c, r.four_kind_is_two_pairs),
-            lambda c, t: t, "deux paires de faces différentes : somme des 5 dés"),
-        Box("three_kind", "Brelan", False, lambda c, r: max(c) >= 3, lambda c, t: t,
-            "trois dés identiques : somme des 5 dés"),
-        Box("four_kind", "Carré", False, lambda c, r: max(c) >= 4, lambda c, t: t,
-            "quatre dés identiques : somme des 5 dés"),
-        Box("full", "Full", False, lambda c, r: _is_full(c), lambda c, t: 25,
-            "un brelan et une paire : 25 points"),
-        Box("small_straight", "Petite suite", False, lambda c, r: _has_run(c, 4), lambda c, t: 30,
-            "quatre faces qui se suivent : 30 points"),
-        Box("large_straight", "Grande suite", False, lambda c, r: _has_run(c, 5), lambda c, t: 40,
-            "cinq faces qui se suivent : 40 points"),
-        Box("yams", "Yam", False, lambda c, r: max(c) == 5, lambda c, t: 50,
-            "cinq dés identiques : 50 points"),
-        Box("chance", "Chance", False, _always, lambda c, t: t, "n'importe quoi : somme des 5 dés"),
+        Box("pair", False, lambda c, r: max(c) >= 2, lambda c, t: t),
+        Box("two_pairs", False, lambda c, r: _two_pairs(c, r.four_kind_is_two_pairs),
+            lambda c, t: t),
+        Box("three_kind", False, lambda c, r: max(c) >= 3, lambda c, t: t),
+        Box("four_kind", False, lambda c, r: max(c) >= 4, lambda c, t: t),
+        Box("full", False, lambda c, r: _is_full(c), lambda c, t: 25),
+        Box("small_straight", False, lambda c, r: _has_run(c, 4), lambda c, t: 30),
+        Box("large_straight", False, lambda c, r: _has_run(c, 5), lambda c, t: 40),
+        Box("yams", False, lambda c, r: max(c) == 5, lambda c, t: 50),
+        Box("chance", False, _always, lambda c, t: t),
     )
 }
 
 # In the Boîte à jeux sheet, brelan and carré score the matching dice only.
 BOITE_BOXES = {
     "three_kind": replace(BOXES["three_kind"], points=lambda c, t: 3 * _best_face(c, 3),
-                          hint="trois dés identiques : 3 × la face"),
+                          hint="three_kind_boite"),
     "four_kind": replace(BOXES["four_kind"], points=lambda c, t: 4 * _best_face(c, 4),
-                         hint="quatre dés identiques : 4 × la face"),
+                         hint="four_kind_boite"),
 }
 
 UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -172,9 +175,10 @@ class Score(Action):
     @classmethod
     def parse(cls, words, game):
         if len(words) != 2:
-            raise IllegalAction(f"Coup inconnu : « {quote(' '.join(words))} ».")
+            raise unknown_action(words)
         if words[1] not in game.box_ids:
-            raise IllegalAction(f"Case inconnue dans {game.title} : « {quote(' '.join(words[1:]))} ».")
+            raise IllegalAction("yams.error.box_unknown_in", game=game.title,
+                                box=quote(" ".join(words[1:])))
         return cls(words[1])
 
 
@@ -240,29 +244,29 @@ class YamsState(State):
         if isinstance(action, Roll) and action.positions is not None:
             self.cup.kept_places(action)  # raises if they don't match
 
-    def why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> Msg:
         if isinstance(action, Roll):
             if self.rolls >= ROLLS:
-                return "Plus de lancer ce tour : choisissez une case."
+                return Msg("yams.error.no_roll_left")
             if self.rolls == 0 and action.keep:
-                return "Lancez d'abord les cinq dés."
+                return Msg("yams.error.roll_five_first")
             if len(action.keep) >= DICE:
-                return "Il faut relancer au moins un dé."
-            return "On ne peut garder que des dés qui sont sur la table."
+                return Msg("error.reroll_one")
+            return Msg("error.keep_not_on_table")
         if isinstance(action, Score):
             if action.box not in self.rules.index:
-                return f"Case inconnue : « {quote(action.box)} »."
+                return Msg("yams.error.box_unknown", box=quote(action.box))
             if self.rolls == 0:
-                return "Lancez d'abord les dés."
+                return Msg("error.throw_first")
             box = self.rules.boxes[self.rules.index[action.box]]
             if self.sheets[self.player][self.rules.index[action.box]] is not None:
-                return f"La case « {box.label} » est déjà remplie."
+                return Msg("yams.error.box_filled", box=box.label)
             legal = self.scorable()
             if self.joker_active() and self.rules.joker == "forced":
-                names = " ou ".join(f"« {self.rules.boxes[self.rules.index[b]].label} »" for b in legal)
-                return f"Yam joker : il faut remplir {names}."
+                return Msg("yams.error.forced_joker", boxes=AnyOf(
+                    Msg("word.quoted", text=self.rules.boxes[self.rules.index[b]].label) for b in legal))
             if self.rules.forced_scoring:
-                return "Un 0 n'est permis que si aucune case libre ne marque de points."
+                return Msg("yams.error.forced_scoring")
         return super().why_illegal(action)
 
     def apply(self, action: Action) -> "YamsState":
@@ -375,7 +379,7 @@ class YamsGame(Game):
     max_players = 6
     box_ids: tuple[str, ...] = FULL_IDS
     actions = (Roll, Score)
-    seats = {"human": "Humain", "simple": "Ordinateur (facile)", "expert": "Ordinateur (expert)"}
+    seats = ("human", "simple", "expert")
 
     def rules(self, options: Mapping[str, Any]) -> Rules:
         raise NotImplementedError
@@ -389,40 +393,12 @@ class YamsGame(Game):
     def boxes(self) -> tuple[Box, ...]:
         return self.rules(self.resolve_options()).boxes
 
-    # what drivers ask of the family (see core.Game)
-
-    def bot(self, seat, tables=None):
-        if seat == "simple":
-            from .yams_bots import SimpleYamsBot
-
-            return SimpleYamsBot()
-        if seat == "expert":
-            from .expert import ExpertYamsBot
-
-            return ExpertYamsBot(tables)
-        return super().bot(seat, tables)
-
-    def tables_name(self, options):
-        from .solver import table_name
-
-        return "yams/" + table_name(self.id, self.resolve_options(options), self.resolve_options())
-
-    def load_tables(self, data):
-        from .expert import load_tables
-
-        return load_tables(data)
-
-    def render_text(self, state, names):
-        return render_sheet(state, names)
-
 
 class Yams(YamsGame):
     id = "yams"
-    title = "Yams (feuille complète)"
-    summary = "15 cases, primes de Yam à 100 points, joker libre."
     options = (
-        Option("four_kind_is_two_pairs", "Le carré compte pour deux paires", False),
-        Option("single_prime", "Une seule prime de Yam", False),
+        Option("four_kind_is_two_pairs", False),
+        Option("single_prime", False),
     )
 
     def rules(self, options):
@@ -436,12 +412,10 @@ class Yams(YamsGame):
 
 class YamsBoite(YamsGame):
     id = "yams-boite"
-    title = "Yams (Boîte à jeux)"
     box_ids = SHORT_IDS
-    summary = "13 cases, brelan et carré comptent les dés identiques, 0 seulement si rien ne marque."
     options = (
-        Option("forced_scoring", "Un 0 seulement si aucune case ne marque", True),
-        Option("bonus_above_63", "Prime de 35 seulement au-dessus de 63 (63 ne suffit pas)", False),
+        Option("forced_scoring", True),
+        Option("bonus_above_63", False),
     )
 
     def rules(self, options):
@@ -454,14 +428,12 @@ class YamsBoite(YamsGame):
 
 class Yahtzee(YamsGame):
     id = "yahtzee"
-    title = "Yahtzee (règles internationales)"
     box_ids = SHORT_IDS
-    summary = "13 cases, primes de Yahtzee à 100 points, joker imposé."
-    options = (Option("plain", "Sans prime ni joker", False),)
+    options = (Option("plain", False),)
 
     def rules(self, options):
         plain = options["plain"]
-        yahtzee = replace(BOXES["yams"], label="Yahtzee")
+        yahtzee = replace(BOXES["yams"], name="yahtzee")
         return Rules(
             boxes=tuple(yahtzee if b == "yams" else BOXES[b] for b in SHORT_IDS),
             primes=0 if plain else 99,
@@ -469,41 +441,4 @@ class Yahtzee(YamsGame):
         )
 
 
-def render_sheet(state: YamsState, names: Sequence[str]) -> str:
-    """The score sheet for a terminal: what each open box would score in brackets."""
-    lines = []
-    short = [n[:10] for n in names]
-    lines.append(f"{'':16}" + "".join(f"{n:>11}" for n in short))
-    potential = state.potential()
-    sheets = [state.sheet(p) for p in range(len(short))]
-    for box in state.rules.boxes:
-        row = f"{box.label[:15]:16}"
-        for p, sheet in enumerate(sheets):
-            value = sheet.boxes[box.id]
-            if value is None and p == state.player and box.id in potential:
-                row += f"{'(' + str(potential[box.id]) + ')':>11}"
-            else:
-                row += f"{'' if value is None else value:>11}"
-        lines.append(f"{row}   {box.id}")
-        if box.id == "sixes":
-            lines.append(f"{'Prime (≥63)':16}" + "".join(f"{s.bonus:>11}" for s in sheets))
-    if state.rules.primes:
-        lines.append(f"{'Primes Yam':16}" + "".join(f"{s.primes:>11}" for s in sheets))
-    lines.append(f"{'TOTAL':16}" + "".join(f"{s.total:>11}" for s in sheets))
-    if state.dice and not state.rerolling and not state.is_terminal():
-        lines.append(f"Dés : {' '.join(map(str, state.dice))}  (lancer {state.rolls}/{ROLLS})")
-    return "\n".join(lines)
-
-
-FAMILY = Family(
-    id="yams",
-    title="Yams",
-    description="Cinq dés, trois lancers, une feuille à remplir : la feuille complète, "
-    "la Boîte à jeux ou le Yahtzee.",
-    games=(Yams(), YamsBoite(), Yahtzee()),
-    view="yams_view",
-    commands={"score": "ce que vaut une case pour cinq dés"},
-    cli_module="pygames.yams_cli",
-    solver="pygames.yams_cli",
-    advisor=True,
-)
+GAMES = (Yams(), YamsBoite(), Yahtzee())

@@ -7,9 +7,10 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
-from .cli import UsageError
-from .core import parse_faces
-from .landais import DICE, FAMILY, TARGETS, classify
+from ..cli import UsageError, _mean_se, read_tables, write_bytes
+from ..core import parse_faces
+from ..messages import Msg
+from .rules import DICE, GAMES, TARGETS, classify
 
 
 def add_arguments(name: str, parser) -> None:
@@ -19,7 +20,7 @@ def add_arguments(name: str, parser) -> None:
 
 def run(name: str, args, out: TextIO) -> int:
     if len(args.dice) != DICE:
-        raise UsageError(f"Il faut exactement {DICE} dés (par exemple : landais-throw 2 3 6).")
+        raise UsageError(Msg("landais.error.throw_dice", n=DICE))
     out.write(classify(parse_faces(args.dice)).notation() + "\n")
     return 0
 
@@ -30,8 +31,8 @@ def solve(game, options, args, out: TextIO) -> int:
     try:
         import numpy  # noqa: F401
     except ImportError:
-        raise UsageError("Le solveur a besoin de numpy : pip install -e '.[solve]'.") from None
-    from .landais_solver import DEFAULT_FLOOR, build_table
+        raise UsageError("cli.needs_numpy") from None
+    from .solver import DEFAULT_FLOOR, build_table
 
     floor = DEFAULT_FLOOR if getattr(args, "floor", None) is None else args.floor
     if getattr(args, "target", None) is not None:
@@ -42,7 +43,7 @@ def solve(game, options, args, out: TextIO) -> int:
         targets = [options.get("target", 3000)]
     for target in targets:
         if target <= 0 or target % 50 or floor > 0 or floor % 50:
-            raise UsageError("Le but et le plancher doivent être des multiples de 50 (but > 0 ≥ plancher).")
+            raise UsageError("landais.error.target_floor")
         data, info = build_table(target, floor)
         out.write(f"{info['start']:.6f}\n")
         out.write(f"    {info['name']}: target {target}, floor {floor}; P(first player wins) from 0-0 "
@@ -50,10 +51,8 @@ def solve(game, options, args, out: TextIO) -> int:
                   f"{info['sweeps']} sweeps (tol {info['tol']:g}) in {info['seconds']:.1f} s; "
                   f"{info['model'].size():,} states, {len(data):,} bytes\n")
         if args.write is not None:
-            os.makedirs(args.write, exist_ok=True)
             path = os.path.join(args.write, info["name"] + ".bin")
-            with open(path, "wb") as f:
-                f.write(data)
+            write_bytes(path, data)
             out.write(f"    wrote {path}\n")
         out.flush()
     return 0
@@ -68,28 +67,22 @@ def simulate_report(game, options, players, results, args, out: TextIO) -> None:
         import numpy  # noqa: F401
     except ImportError:
         return
-    from .cli import _mean_se
-
     j = next(i for i, p in enumerate(players) if p.seat == "expert")
     rate, se = _mean_se([r[1][j] for r in results])
-    predicted = predicted_rate(options["target"], 300)
+    predicted = predicted_rate(options["target"], 300, read_tables(GAMES[0], options, args.tables))
     out.write(f"    expert predicted by the table {predicted:.4f}: measured {rate:.4f} ± {se:.4f}, "
               f"{(rate - predicted) / se:+.2f} standard errors\n")
 
 
-def predicted_rate(target: int, threshold: int, tables=None) -> float:
+def predicted_rate(target: int, threshold: int, tables) -> float:
     """The expert's exact win rate against ThresholdBot(threshold), two players, the
-    start decided by the opening throw (a fair coin), playing from the shipped table."""
+    start decided by the opening throw (a fair coin), playing from the given table."""
     import numpy as np
 
-    from .landais_expert import tables_for_target
-    from .landais_solver import Model, evaluate_pair, pair_rate, table_mask, threshold_mask, unflatten
+    from .solver import Model, evaluate_pair, pair_rate, table_mask, threshold_mask, unflatten
 
-    tables = tables or tables_for_target(target)
     m = Model(tables.target, tables.floor)
     W = unflatten(np, m, np.asarray(tables.codes, dtype=float) * tables.inverse_scale)
     Wa, Wb = evaluate_pair(m, table_mask(m, W), threshold_mask(m, threshold))
     return pair_rate(m, Wa, Wb)
 
-
-assert FAMILY.cli_module == __name__

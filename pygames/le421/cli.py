@@ -5,26 +5,25 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from . import find_game
-from .cli import UsageError, parse_options
-from .core import parse_faces
-from .le421 import DICE, FAMILY, hand_info
+from ..cli import UsageError, parse_options
+from ..core import parse_faces
+from ..messages import Msg, text
+from .messages import hand_name
+from .rules import DICE, GAMES, hand_info
 
 
 def add_arguments(name: str, parser) -> None:
     assert name == "rank421"
     parser.add_argument("dice", nargs="*")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
+    parser.add_argument("--option", "-o", action="append", default=[],
+                        metavar=text("cli.option_metavar"))
 
 
 def run(name: str, args, out: TextIO) -> int:
-    game = find_game("421")
+    game = GAMES[0]
     if len(args.dice) != DICE:
-        raise UsageError(f"Il faut exactement {DICE} dés (par exemple : rank421 4 2 1).")
+        raise UsageError(Msg("421.error.rank_dice", n=DICE))
     dice = parse_faces(args.dice)
     info = hand_info(dice, game.rules(parse_options(game, args.option)))
-    out.write(f"{info.rank} {info.name} {info.value}\n")
+    out.write(f"{info.rank} {text(hand_name(info.dice))} {info.value}\n")
     return 0
-
-
-assert FAMILY.cli_module == __name__

@@ -1,5 +1,5 @@
-"""Computer players for the Jeu de la linotte: `SimpleBot`, `GreedyBot` (a benchmark
-opponent) and `ExpertBot`.
+"""The Jeu de la linotte's computer players, every level in one place: `SimpleBot`
+(*facile*), `GreedyBot` (a benchmark opponent) and `ExpertBot` (*expert*).
 
 The expert plays in two layers.
 
@@ -33,11 +33,26 @@ import random
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
-from .core import Action
-from .dice import rolls as dice_rolls, sub_multisets
-from .linotte import (
-    DEFI, EMPTY, FIVES, MAJEURES, PAWNS, ROLLS, WINDOWS, WINDOWS_OF_CELL, Announce, LinotteState,
-    Pass, Place, Roll, combinations, majeures, window_points,
+from ..core import Action
+from ..dice import rolls as dice_rolls
+from ..dice import sub_multisets
+from .rules import (
+    DEFI,
+    EMPTY,
+    FIVES,
+    MAJEURES,
+    PAWNS,
+    ROLLS,
+    WINDOWS,
+    WINDOWS_OF_CELL,
+    Announce,
+    LinotteState,
+    Pass,
+    Place,
+    Roll,
+    combinations,
+    majeures,
+    window_points,
 )
 
 # --- the simple players --------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Le Jeu de la linotte: five dice, three rolls, and pawns to line up on a 5×5 board.
+"""The rules of le Jeu de la linotte: five dice, three rolls, and pawns to line up on a
+5×5 board.
 
 Each cell of the board names a combination (`BOARD`, the table of RULINGS.md, kept as data
 so that it can be corrected).  A turn is the Yams dice cup — `roll`, then up to two
@@ -23,17 +24,16 @@ Readings where the seed is silent (see RULINGS.md):
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
 from typing import Any, ClassVar, Mapping, Sequence
 
-from .core import (
-    Word,
+from ..core import (
     CHANCE,
     TERMINAL,
     Action,
-    Family,
     Game,
     IllegalAction,
     Option,
@@ -41,12 +41,23 @@ from .core import (
     Player,
     State,
     Throw,
-    plural,
+    Word,
     quote,
     replace,
     score_outcome,
 )
-from .dice import Cup, Roll, counts
+from ..dice import Cup, Roll, counts
+from ..messages import Msg, Series
+
+__all__ = [
+    "Announce", "AppelAnnounced", "AppelMissed", "BOARD", "CELLS", "DEFI", "DICE", "EMPTY",
+    "FIVES", "FiveInARow", "GAMES", "LINES", "LineMade", "Linotte", "LinotteState", "MAJEURES",
+    "MAJEURE_WORDS", "PAWNS", "Pass", "Passed", "PawnPlaced", "Place", "PointsGained", "ROLLS",
+    "Roll", "Rules", "SIZE", "TwelfthPawn", "WINDOWS", "WINDOWS_OF_CELL", "cell_index",
+    "cell_name", "combinations", "describe_dice", "kind_label", "majeures", "runs",
+    "unaccented", "window_points",
+]
+
 
 DICE = 5
 ROLLS = 3
@@ -68,14 +79,18 @@ CELLS: tuple[str, ...] = tuple(k for row in BOARD for k in row)  # kind of each 
 
 MAJEURES = ("full", "quinte", "carre", "small", "yam")
 DEFI = "defi"
-KIND_LABELS = {
-    **{str(f): f"brelan de {f}" for f in range(1, 7)},
-    "full": "full", "quinte": "quinte", "carre": "carré", "small": "small", "yam": "yam",
-    "sec": "sec", "appel": "appel", DEFI: "défi",
-}
-# What a player may type for a majeure (accents are optional).
-MAJEURE_WORDS = {"full": "full", "quinte": "quinte", "carre": "carre", "carré": "carre",
-                 "small": "small", "yam": "yam", "yams": "yam", DEFI: DEFI, "défi": DEFI}
+# What a player may type for a majeure, accents taken off first (`unaccented`).
+MAJEURE_WORDS = {"full": "full", "quinte": "quinte", "carre": "carre", "small": "small",
+                 "yam": "yam", "yams": "yam", DEFI: DEFI}
+
+
+def unaccented(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+def kind_label(kind: str) -> Msg:
+    """The words of a cell kind ("brelan de 3", "carré", …): pygames.linotte.messages."""
+    return Msg(f"linotte.kind.{kind}")
 
 
 def cell_name(index: int) -> str:
@@ -141,9 +156,11 @@ def combinations(dice: Sequence[int]) -> tuple[str, ...]:
     return tuple(str(f) for f in range(1, 7) if c[f] >= 3) + majeures(dice)
 
 
-def describe_dice(dice: Sequence[int]) -> str:
+def describe_dice(dice: Sequence[int]) -> Msg:
     kinds = combinations(dice)
-    return ", ".join(KIND_LABELS[k] for k in kinds) if kinds else "aucune combinaison"
+    if not kinds:
+        return Msg("linotte.no_combination")
+    return Msg("linotte.kinds", kinds=Series(kind_label(k) for k in kinds))
 
 
 # --- rules and actions -------------------------------------------------------------------
@@ -168,7 +185,7 @@ class Place(Action):
 
     def __post_init__(self):
         if type(self.cell) is not int or not 0 <= self.cell < SIZE * SIZE:
-            raise IllegalAction("Case illisible (de A1 à E5).")
+            raise IllegalAction("linotte.error.cell_unreadable")
 
     def notation(self) -> str:
         return "place " + cell_name(self.cell).lower()
@@ -177,9 +194,7 @@ class Place(Action):
     def parse(cls, words, game):
         index = cell_index(words[1]) if len(words) == 2 else None
         if index is None:
-            raise IllegalAction(
-                f"« {quote(' '.join(words))} » : écrire par exemple « place c3 » "
-                "(colonnes A à E, lignes 1 à 5 depuis le haut).")
+            raise IllegalAction("linotte.error.place_syntax", text=quote(" ".join(words)))
         return cls(index)
 
 
@@ -192,18 +207,16 @@ class Announce(Action):
 
     def __post_init__(self):
         if self.target not in MAJEURES + (DEFI,):
-            raise IllegalAction("Appel illisible (full, quinte, carre, small, yam ou defi).")
+            raise IllegalAction("linotte.error.appel_unreadable")
 
     def notation(self) -> str:
         return f"announce {self.target}"
 
     @classmethod
     def parse(cls, words, game):
-        target = MAJEURE_WORDS.get(words[1].lower()) if len(words) == 2 else None
+        target = MAJEURE_WORDS.get(unaccented(words[1].lower())) if len(words) == 2 else None
         if target is None:
-            raise IllegalAction(
-                f"« {quote(' '.join(words))} » : écrire par exemple « announce full » "
-                "(full, quinte, carre, small, yam ; defi avec l'option défi).")
+            raise IllegalAction("linotte.error.announce_syntax", text=quote(" ".join(words)))
         return cls(target)
 
 
@@ -249,6 +262,66 @@ def runs(board: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
     return found
 
 
+# --- what a move did: typed events (their words: pygames.linotte.messages) -----------
+
+
+@dataclass(frozen=True)
+class AppelAnnounced:
+    player: int
+    target: str  # a majeure, or "defi"
+
+
+@dataclass(frozen=True)
+class AppelMissed:
+    """The turn ended with the appel not made: no pawn placed."""
+
+    player: int
+    target: str
+
+
+@dataclass(frozen=True)
+class Passed:
+    player: int
+
+
+@dataclass(frozen=True)
+class PawnPlaced:
+    """A pawn on `cell`, and what allowed it (`why`: the cell's kind, the sec, the appel)."""
+
+    player: int
+    cell: int
+    why: Msg
+
+
+@dataclass(frozen=True)
+class LineMade:
+    """A run of 3 pawns or more through the new pawn: its cells in line order."""
+
+    player: int
+    cells: tuple[int, ...]
+
+    @property
+    def points(self) -> int:
+        return len(self.cells) - 2
+
+
+@dataclass(frozen=True)
+class PointsGained:
+    player: int
+    gained: int
+    total: int
+
+
+@dataclass(frozen=True)
+class FiveInARow:
+    player: int
+
+
+@dataclass(frozen=True)
+class TwelfthPawn:
+    player: int
+
+
 @dataclass(frozen=True)
 class LinotteState(State):
     rules: Rules = field(repr=False)
@@ -260,7 +333,7 @@ class LinotteState(State):
     sec: tuple[str, ...] = ()  # the majeures of a first roll, while that sec matters
     target: str = ""  # the appel's named majeure ("defi" with that option), "" if none
     five: int = EMPTY  # the player who completed five in a row (the game is over)
-    events: tuple[str, ...] = ()  # what the last move did, in French (screen readers)
+    events: tuple = ()  # what the last move did: typed events (PawnPlaced, LineMade, …)
 
     # protocol
 
@@ -309,37 +382,38 @@ class LinotteState(State):
         if isinstance(action, Roll) and action.positions is not None:
             self.cup.kept_places(action)  # raises if they don't match
 
-    def why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> Msg:
         if self.is_chance() or isinstance(action, Throw):
             return super().why_illegal(action)
         if self.rolls == 0 and isinstance(action, (Roll, Place, Announce, Pass)):
-            return "Lancez d'abord les dés (« roll »)."
+            return Msg("linotte.error.roll_first")
         if isinstance(action, Roll):
             if self.rolls >= ROLLS:
-                return "Plus de lancer ce tour : posez un pion ou passez."
+                return Msg("linotte.error.no_roll_left")
             if len(action.keep) >= DICE:
-                return "Il faut relancer au moins un dé."
+                return Msg("error.reroll_one")
             if not self._keeps_sec_rule(action):
-                return "Après un sec, l'appel doit relancer au moins un dé de la combinaison."
-            return "On ne peut garder que des dés qui sont sur la table."
+                return Msg("linotte.error.sec_reroll")
+            return Msg("error.keep_not_on_table")
         if isinstance(action, Announce):
             if self.target:
-                return "L'appel est déjà annoncé."
+                return Msg("linotte.error.appel_made")
             if self.rolls != 1:
-                return "L'appel s'annonce juste après le premier lancer."
+                return Msg("linotte.error.appel_when")
             if self.rules.defi:
-                return "Avec le défi, annoncer « announce defi »."
-            return "Appel possible : full, quinte, carre, small ou yam."
+                return Msg("linotte.error.appel_defi")
+            return Msg("linotte.error.appel_which")
         if isinstance(action, Place):
             name = cell_name(action.cell)
             if self.board[action.cell] != EMPTY:
-                return f"La case {name} est déjà prise."
-            kind = KIND_LABELS[self.rules.cells[action.cell]]
+                return Msg("linotte.error.cell_taken", cell=name)
+            kind = kind_label(self.rules.cells[action.cell])
             if self.target:
                 if self.rolls == 1:
-                    return "Après l'appel, il faut relancer les dés."
-                return f"L'appel ({KIND_LABELS[self.target]}) ne permet pas la case {name} ({kind})."
-            return f"Les dés ({describe_dice(self.dice)}) ne permettent pas la case {name} ({kind})."
+                    return Msg("linotte.error.appel_reroll")
+                return Msg("linotte.error.appel_cell", target=kind_label(self.target), cell=name,
+                           kind=kind)
+            return Msg("linotte.error.dice_cell", dice=describe_dice(self.dice), cell=name, kind=kind)
         return super().why_illegal(action)
 
     def apply(self, action: Action) -> "LinotteState":
@@ -354,14 +428,14 @@ class LinotteState(State):
                            sec=(), events=())
         if isinstance(action, Announce):
             return replace(self, target=action.target,
-                           events=(f"appel annoncé : {KIND_LABELS[action.target]}",))
+                           events=(AppelAnnounced(self.player, action.target),))
         if isinstance(action, Place):
             return self._place(action.cell)
         assert isinstance(action, Pass)
         if self.target and not self.appel_fulfilled():
-            events = (f"appel manqué ({KIND_LABELS[self.target]}) : aucun pion posé",)
+            events = (AppelMissed(self.player, self.target),)
         else:
-            events = ("passe",)
+            events = (Passed(self.player),)
         return self._next_turn(self.board, events)
 
     def scores(self) -> list[int]:
@@ -372,14 +446,14 @@ class LinotteState(State):
             return [[self.five], [1 - self.five]]
         return super().ranking()
 
-    def outcome(self, names: Sequence[str]) -> Outcome | None:
+    def outcome(self) -> Outcome | None:
         if not self.is_terminal():
             return None
         if self.rules.five_wins and self.five != EMPTY:
             winner = self.five
-            return Outcome(((winner,), (1 - winner,)), (winner,), (1 - winner,), False,
-                           f"{names[winner]} aligne cinq pions et gagne (règles Yam Master).")
-        return score_outcome(self, names)
+            return Outcome("five", ((winner,), (1 - winner,)), (winner,), (1 - winner,), False,
+                           tuple(self.scores()))
+        return score_outcome(self)
 
     # Linotte specifics (what the page draws)
 
@@ -435,14 +509,16 @@ class LinotteState(State):
         return [c for c, kind in enumerate(self.rules.cells)
                 if kind in kinds and self.board[c] == EMPTY]
 
-    def why_cell(self, cell: int) -> str:
-        """Which combination lets the pawn go on `cell` now (French)."""
+    def why_cell(self, cell: int) -> Msg:
+        """Which combination lets the pawn go on `cell` now."""
         kind = self.rules.cells[cell]
         if self.target:
-            return f"{'défi' if self.target == DEFI else 'appel ' + KIND_LABELS[self.target]} réussi"
+            if self.target == DEFI:
+                return Msg("linotte.why.defi")
+            return Msg("linotte.why.appel", target=kind_label(self.target))
         if kind == "sec":
-            return "sec : " + ", ".join(KIND_LABELS[m] for m in self.sec)
-        return KIND_LABELS[kind]
+            return Msg("linotte.why.sec", majeures=Series(kind_label(m) for m in self.sec))
+        return kind_label(kind)
 
     def _keeps_sec_rule(self, action: Roll) -> bool:
         """After a sec, the appel's reroll must break each majeure the first roll showed:
@@ -456,23 +532,21 @@ class LinotteState(State):
 
     def _place(self, cell: int) -> "LinotteState":
         me = self.player
-        why = self.why_cell(cell)
         before = window_points(self.board, 2)[me]
         board = self.board[:cell] + (me,) + self.board[cell + 1:]
         after = window_points(board, 2)[me]
-        events = [f"pion en {cell_name(cell)} ({why})"]
+        events: list = [PawnPlaced(me, cell, self.why_cell(cell))]
         for p, cells in runs(board):
             if p == me and cell in cells:
-                events.append(f"ligne de {len(cells)} ({cell_name(cells[0])}–{cell_name(cells[-1])}) : "
-                              f"{plural(len(cells) - 2, 'point')}")
+                events.append(LineMade(me, cells))
         if after != before:
-            events.append(f"+{plural(after - before, 'point')}, total {plural(after, 'point')}")
+            events.append(PointsGained(me, after - before, after))
         five = EMPTY
         if any(all(board[c] == me for c in line) for line in FIVES if cell in line):
             five = me
-            events.append("cinq pions alignés : fin de la partie")
+            events.append(FiveInARow(me))
         elif board.count(me) == PAWNS:
-            events.append("douzième pion posé : fin de la partie")
+            events.append(TwelfthPawn(me))
         return self._next_turn(board, tuple(events), five)
 
     def _next_turn(self, board, events, five: int = EMPTY) -> "LinotteState":
@@ -485,20 +559,18 @@ class LinotteState(State):
 
 class Linotte(Game):
     id = "linotte"
-    title = "Jeu de la linotte"
     family = "linotte"
-    summary = "Cinq dés, trois lancers : posez vos 12 pions sur les combinaisons et alignez-les."
     min_players = 2
     max_players = 2
-    default_players = (("Joueur 1", "human"), ("Ordinateur", "simple"))
+    default_players = ((None, "human"), (None, "simple"))
     max_dice = DICE
     options = (
-        Option("appel_own_cell", "Un appel réussi peut aussi prendre la case de sa combinaison", False),
-        Option("yam_master", "Règles Yam Master : cinq pions alignés gagnent la partie", False),
-        Option("defi", "Défi : l'appel ne nomme rien, toute combinaison majeure le réussit", False),
+        Option("appel_own_cell", False),
+        Option("yam_master", False),
+        Option("defi", False),
     )
     actions = (Roll, Announce, Place, Pass)
-    seats = {"human": "Humain", "simple": "Ordinateur (facile)", "expert": "Ordinateur (expert)"}
+    seats = ("human", "simple", "expert")
 
     def rules(self, options: Mapping[str, Any]) -> Rules:
         options = self.resolve_options(options)
@@ -510,65 +582,5 @@ class Linotte(Game):
         self.check_players(players)
         return LinotteState(rules=self.rules(options))
 
-    def bot(self, seat, tables=None):
-        if seat == "simple":
-            from .linotte_bots import SimpleBot
 
-            return SimpleBot()
-        if seat == "expert":
-            from .linotte_bots import ExpertBot
-
-            return ExpertBot()
-        return super().bot(seat, tables)
-
-    def render_text(self, state, names):
-        return render_board(state, names)
-
-
-def render_board(state: LinotteState, names: Sequence[str]) -> str:
-    """The board for a terminal: each cell's name and kind, its pawn (A, B), placeable cells
-    marked with *; then pawns, points, dice and the appel."""
-    marks = "AB"
-    placeable = set(state.placeable_cells()) if not state.is_terminal() else set()
-    lines = [("    " + "".join(f"    {c:<8}" for c in "ABCDE")).rstrip()]
-    for r in range(SIZE):
-        row = f"{r + 1}   "
-        for c in range(SIZE):
-            i = r * SIZE + c
-            owner = state.board[i]
-            text = KIND_LABELS[state.rules.cells[i]].replace("brelan de ", "")
-            if owner != EMPTY:
-                text = f"[{marks[owner]}] {text}"
-            elif i in placeable:
-                text = f" *  {text}"
-            else:
-                text = f"    {text}"
-            row += f"{text:<12}"
-        lines.append(row.rstrip())
-    scores, left = state.scores(), state.pawns_left()
-    for p in range(2):
-        lines.append(f"{marks[p]} = {names[p]} : {plural(scores[p], 'point')}, "
-                     f"{plural(left[p], 'pion')} à poser")
-    if state.events:
-        lines.append("Dernier coup : " + ", ".join(state.events))
-    if not state.is_terminal() and state.dice and not state.rerolling:
-        text = f"Dés : {' '.join(map(str, state.dice))}  (lancer {state.rolls}/{ROLLS}) — " \
-               f"{describe_dice(state.dice)}"
-        if state.sec_available():
-            text += " — sec !"
-        if state.target:
-            text += f" — appel : {KIND_LABELS[state.target]}"
-        lines.append(text)
-    return "\n".join(lines)
-
-
-FAMILY = Family(
-    id="linotte",
-    title="Jeu de la linotte",
-    description="Cinq dés et deux fois douze pions : posez-les sur les combinaisons du "
-    "plateau et alignez-les.",
-    games=(Linotte(),),
-    view="linotte_view",
-    commands={"linotte-score": "les points d'alignement de chaque joueur pour un plateau"},
-    cli_module="pygames.linotte_cli",
-)
+GAMES = (Linotte(),)

@@ -13,15 +13,16 @@ points still to come (boxes, upper bonus, primes) under optimal play.  Inside a 
 values follow from ``V`` of the next turn's states alone: the best box for each final
 hand, then, for each earlier roll, the expectation of every keep and the best keep of
 every hand.  `TurnModel` holds what that needs (hands, keeps, scores, the state layout)
-in pure Python, so that `pygames.expert` can redo a turn's induction in the browser from
-the tables; `solve` runs the whole induction with numpy, imported only there.
+in pure Python (`pygames.yams.tables`), so that the expert (`pygames.yams.bots`) can redo a
+turn's induction in the browser from the tables; this module, build time only, runs the
+whole induction with numpy and writes the tables.
 
 The scores and the legality of each box come from the rules code (`Box.score`) and
 mirror `YamsState.scorable`: jokers (free or forced), forced scoring, one prime or many.
 Two reductions keep the tables small: only upper subtotals that can occur for a mask are
 stored, and every subtotal from which the bonus is out of reach shares one entry.
 
-Ties are broken the same way here and in `pygames.expert` (the first box in sheet order;
+Ties are broken the same way here and in `pygames.yams.bots` (the first box in sheet order;
 scoring now before keeping; bigger keeps before smaller ones), so that `evaluate` gives
 the exact value of the policy the expert plays from quantised tables.
 """
@@ -29,156 +30,13 @@ the exact value of the policy the expert plays from quantised tables.
 from __future__ import annotations
 
 import hashlib
-import json
-import struct
-import sys
 import time
-import zlib
-from array import array
 from dataclasses import dataclass
-from itertools import accumulate, combinations_with_replacement
-from math import factorial, prod
 from typing import Any, Mapping
 
-from .dice import counts
-from .yams import DICE, ROLLS, UPPER_IDS, YAM_PRIME, Rules
-
-TABLE_MAGIC = b"PYGYAMS\x00"
-TABLE_FORMAT = 1
-
-
-def _multisets(size: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(combinations_with_replacement(range(1, 7), size))
-
-
-def _probability(faces: tuple[int, ...]) -> float:
-    c = counts(faces)
-    return factorial(len(faces)) // prod(factorial(k) for k in c) / 6 ** len(faces)
-
-
-class TurnModel:
-    """One ruleset seen by the solver: hands, keeps, box scores and the state layout.
-
-    Everything here is plain Python and built in well under a second, in CPython and
-    in Pyodide alike; the solver and the expert share it, so they cannot disagree.
-    """
-
-    def __init__(self, rules: Rules, dice: int = DICE, rolls: int = ROLLS):
-        if rules.primes not in (0, 1) and rules.primes < len(rules.boxes):
-            raise ValueError("the solver knows no prime limit but 0, 1 or unlimited")
-        self.rules = rules
-        self.dice = dice
-        self.rolls = rolls
-        self.boxes = rules.boxes
-        self.B = len(rules.boxes)
-        self.threshold = rules.bonus_threshold
-        self.bonus = rules.bonus
-        self.joker = rules.joker
-        self.forced_scoring = rules.forced_scoring
-        self.yam = rules.index.get("yams")
-        self.prime_mode = bool(rules.primes) and self.yam is not None
-        self.single_prime = rules.primes == 1
-
-        # keeps[j]: the sorted multisets of j dice; keeps[dice] are the hands
-        self.keeps = tuple(_multisets(j) for j in range(dice + 1))
-        self.keep_index = tuple({k: i for i, k in enumerate(ks)} for ks in self.keeps)
-        self.hands = self.keeps[dice]
-        self.H = len(self.hands)
-        self.hand_index = self.keep_index[dice]
-        self.prob = tuple(_probability(h) for h in self.hands)
-        # keep k of size j + one more die showing f, for f = 1..6
-        self.add_index = tuple(
-            tuple(tuple(self.keep_index[j + 1][tuple(sorted(k + (f,)))] for f in range(1, 7))
-                  for k in self.keeps[j])
-            for j in range(dice)
-        )
-        # keep k of size j less one die, for each distinct face of k in increasing order
-        self.sub_index = (((),),) + tuple(
-            tuple(tuple(self.keep_index[j - 1][_without(k, f)] for f in sorted(set(k)))
-                  for k in self.keeps[j])
-            for j in range(1, dice + 1)
-        )
-        self.is_yam = tuple(len(set(h)) == 1 for h in self.hands)
-        self.yam_hands = tuple(i for i, y in enumerate(self.is_yam) if y)
-
-        hand_counts = [counts(h) for h in self.hands]
-        self.points = tuple(
-            tuple(b.score(c, sum(h), rules) for c, h in zip(hand_counts, self.hands))
-            for b in self.boxes
-        )
-        # what a yam scores as a joker (other hands are never jokers)
-        self.joker_points = tuple(
-            tuple(b.score(c, sum(h), rules, joker=True) if yam else plain
-                  for c, h, yam, plain in zip(hand_counts, self.hands, self.is_yam, points))
-            for b, points in zip(self.boxes, self.points)
-        )
-        self.upper = tuple(b.upper for b in self.boxes)
-        # the upper box a yam of face f must go to under the forced joker, if on the sheet
-        self.face_box = tuple(rules.index.get(UPPER_IDS[f - 1]) for f in range(1, 7))
-        self._layout()
-
-    # --- the state layout ------------------------------------------------------------
-
-    def _layout(self) -> None:
-        T = self.threshold
-        upper_boxes = [i for i in range(self.B) if self.upper[i]]
-        self.upper_bits = sum(1 << i for i in upper_boxes)
-        gains = {i: sorted(set(self.points[i])) for i in upper_boxes}
-        # every sub-mask of the upper boxes: the subtotals it can show, and its slots
-        self.ups: dict[int, tuple[int, ...]] = {}  # upper key -> stored subtotals
-        self.slot: dict[int, tuple[int, ...]] = {}  # upper key -> slot of each subtotal 0..T
-        key = self.upper_bits
-        while True:
-            reach = {0}
-            for i in upper_boxes:
-                if key >> i & 1:
-                    reach = {min(T, u + g) for u in reach for g in gains[i]}
-            reach_max = sum(max(gains[i]) for i in upper_boxes if not key >> i & 1)
-            hopeless = T - reach_max  # below this subtotal the bonus is out of reach
-            rep = hopeless - 1
-            stored = {rep if u < hopeless else u for u in reach}
-            if rep >= 0:
-                stored.add(rep)
-            ups = tuple(sorted(stored))
-            where = {u: s for s, u in enumerate(ups)}
-            self.ups[key] = ups
-            self.slot[key] = tuple(where.get(rep if u < hopeless else u, -1) for u in range(T + 1))
-            if key == 0:
-                break
-            key = (key - 1) & self.upper_bits
-        n_masks = 1 << self.B
-        self.primes_slots = tuple(
-            2 if self.prime_mode and mask >> self.yam & 1 else 1 for mask in range(n_masks)
-        )
-        offsets, total = [], 0
-        for mask in range(n_masks):
-            offsets.append(total)
-            total += len(self.ups[mask & self.upper_bits]) * self.primes_slots[mask]
-        self.offset = tuple(offsets)
-        self.size = total
-
-    def index(self, mask: int, up: int, p: int = 0) -> int:
-        """Where the value of state (mask, capped upper subtotal, prime flag) is stored."""
-        slot = self.slot[mask & self.upper_bits][up]
-        if slot < 0:
-            raise ValueError(f"unreachable state: mask {mask:#x}, upper subtotal {up}")
-        return self.offset[mask] + slot * self.primes_slots[mask] + p
-
-    def fingerprint(self) -> str:
-        """A digest of everything the values depend on: a table built for other rules
-        (or by a solver that read them differently) will not load."""
-        facts = [
-            [b.id for b in self.boxes], self.dice, self.rolls, self.threshold, self.bonus,
-            self.joker, self.forced_scoring, self.rules.primes, YAM_PRIME,
-            self.points, self.joker_points, self.size,
-        ]
-        return hashlib.sha256(json.dumps(facts, separators=(",", ":")).encode()).hexdigest()
-
-
-def _without(keep: tuple[int, ...], face: int) -> tuple[int, ...]:
-    i = keep.index(face)
-    return keep[:i] + keep[i + 1 :]
-
+from ..tables import write_table
+from .rules import DICE, GAMES, ROLLS, YAM_PRIME, Rules
+from .tables import TABLE_FORMAT, TABLE_MAGIC, TurnModel, table_name
 
 # --- the induction (numpy) -----------------------------------------------------------
 
@@ -358,7 +216,7 @@ def _yam_hands(a: _Arrays, Vs, S, mask, up, p):
 
 def _expectations(a: _Arrays, values):
     """E[j]: for every keep of j dice, the expected `values` of the hand after rolling."""
-    np, m = a.np, a.m
+    m = a.m
     N = values[0].shape[1]
     E = [None] * (m.dice + 1)
     E[m.dice] = values
@@ -432,23 +290,9 @@ def solve(rules: Rules, dice: int = DICE, rolls: int = ROLLS, progress=None) -> 
 
 def evaluate(model: TurnModel, q_values) -> float:
     """The exact expected final score of the policy that decides from `q_values` (for
-    instance the quantised tables) the way `pygames.expert` does (needs numpy)."""
+    instance the quantised tables) the way the expert (pygames.yams.bots) does (needs numpy)."""
     W = _induction(model, q_values=q_values)
     return float(W[model.index(0, 0, 0)])
-
-
-# --- the tables ----------------------------------------------------------------------
-
-
-def table_name(game_id: str, options: Mapping[str, Any], defaults: Mapping[str, Any]) -> str:
-    """File name (without .bin) of the table of a ruleset and options:
-    ``yams``, ``yams+single_prime``, ``yams-boite+no_forced_scoring``..."""
-    parts = [game_id]
-    for key, default in defaults.items():
-        value = options.get(key, default)
-        if value != default:
-            parts.append(key if value is True else f"no_{key}" if value is False else f"{key}_{value}")
-    return "+".join(parts)
 
 
 def quantise(solution: Solution, scale: int | None = None):
@@ -467,11 +311,7 @@ def quantise(solution: Solution, scale: int | None = None):
 
 
 def encode_table(header: dict, codes) -> bytes:
-    """Binary table: magic, header length (u32 LE), JSON header, zlib(payload).
-
-    The payload is the uint16 codes of every stored state in layout order, delta-coded
-    (mod 2**16) and split into low bytes then high bytes, which zlib packs much better.
-    """
+    """A table's bytes (see pygames.yams.tables.decode_table for the payload's layout)."""
     import numpy as np
 
     raw = np.asarray(codes, dtype="<u2")
@@ -480,48 +320,7 @@ def encode_table(header: dict, codes) -> bytes:
     header = dict(header, format=TABLE_FORMAT, states=int(raw.size),
                   encoding="u16-delta-planes-zlib",
                   sha256=hashlib.sha256(raw.tobytes()).hexdigest())
-    text = json.dumps(header, sort_keys=True).encode()
-    return TABLE_MAGIC + struct.pack("<I", len(text)) + text + zlib.compress(planes, 9)
-
-
-def decode_table(data: bytes) -> tuple[dict, array]:
-    """(header, uint16 codes) from the bytes of a table (pure Python, checks the hash)."""
-    data = bytes(data)
-    if data[: len(TABLE_MAGIC)] != TABLE_MAGIC:
-        raise ValueError("not a pygames Yams table")
-    (length,) = struct.unpack_from("<I", data, len(TABLE_MAGIC))
-    start = len(TABLE_MAGIC) + 4
-    try:
-        header = json.loads(data[start : start + length])
-    except ValueError:
-        raise ValueError("table header is unreadable") from None
-    if header.get("format") != TABLE_FORMAT:
-        raise ValueError(f"unknown table format {header.get('format')!r}")
-    try:
-        planes = zlib.decompress(data[start + length :])
-    except zlib.error as err:
-        raise ValueError(f"table payload is corrupt ({err})") from None
-    n = header["states"]
-    if len(planes) != 2 * n:
-        raise ValueError("table payload has the wrong length")
-    interleaved = bytearray(2 * n)
-    interleaved[0::2] = planes[:n]
-    interleaved[1::2] = planes[n:]
-    deltas = array("H")
-    deltas.frombytes(bytes(interleaved))
-    if sys.byteorder != "little":
-        deltas.byteswap()
-    codes = array("H", (v & 0xFFFF for v in accumulate(deltas)))
-    raw = codes.tobytes() if sys.byteorder == "little" else _swapped(codes)
-    if hashlib.sha256(raw).hexdigest() != header["sha256"]:
-        raise ValueError("table is corrupt (hash mismatch)")
-    return header, codes
-
-
-def _swapped(codes: array) -> bytes:
-    copy = array("H", codes)
-    copy.byteswap()
-    return copy.tobytes()
+    return write_table(TABLE_MAGIC, header, planes)
 
 
 def build_table(game, options: Mapping[str, Any] | None = None, evaluate_policy: bool = True,
@@ -554,6 +353,4 @@ def build_table(game, options: Mapping[str, Any] | None = None, evaluate_policy:
 
 def all_configs() -> list[tuple[Any, dict]]:
     """(game, options) for every Yams-family game and combination of its options."""
-    from .yams import FAMILY
-
-    return [(game, options) for game in FAMILY.games for options in game.option_sets()]
+    return [(game, options) for game in GAMES for options in game.option_sets()]

@@ -20,24 +20,19 @@ until no value moves by more than ``tol``.  The same sweep, given a fixed decisi
 (throw or seal) per state for each player, evaluates any pair of policies exactly:
 that is how the expert's rate against the simple player is predicted.
 
-`pygames.landais_expert` reads the tables in pure Python (the browser has no numpy).
+`pygames.landais.tables` reads the tables in pure Python (the browser has no numpy).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import struct
 import time
 from collections import defaultdict
 from itertools import product
 
-from .landais import UNIT, classify
-
-TABLE_MAGIC = b"PYGLAND\x00"
-TABLE_FORMAT = 1
-DEFAULT_FLOOR = -2000
-SCALE = 2**32 - 1  # values are stored as round(p × SCALE) in 32 bits
+from ..tables import write_table
+from .rules import UNIT, classify
+from .tables import DEFAULT_FLOOR, SCALE, TABLE_FORMAT, TABLE_MAGIC, fingerprint, table_name
 
 
 def throw_law() -> dict:
@@ -54,15 +49,6 @@ def throw_law() -> dict:
     out = {k: {v: n / 216 for v, n in sorted(d.items())} for k, d in law.items()}
     out.update({k: n / 216 for k, n in other.items()})
     return out
-
-
-def fingerprint(target: int, floor: int) -> str:
-    """What the table's values depend on: the rules' reading of all 216 throws, the
-    target and the floor.  A change in `classify` makes old tables refuse to load."""
-    readings = [classify(f).notation() for f in product(range(1, 7), repeat=3)]
-    text = json.dumps({"readings": readings, "target": target, "floor": floor,
-                       "unit": UNIT, "model": "W[a,b,f] v1"})
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class Model:
@@ -276,21 +262,16 @@ def quantise(np, m: Model, W):
 def encode_table(np, header: dict, codes) -> bytes:
     """Magic, u32 header length, JSON header, zlib of the u32 codes split into 4 byte
     planes (the high bytes are nearly constant and pack to almost nothing)."""
-    import zlib
-
     raw = np.asarray(codes, dtype="<u4")
     planes = raw.view(np.uint8).reshape(-1, 4).T.copy().tobytes()
     header = dict(header, format=TABLE_FORMAT, states=int(raw.size), scale=SCALE,
                   encoding="u32-planes-zlib", sha256=hashlib.sha256(raw.tobytes()).hexdigest())
-    text = json.dumps(header, sort_keys=True).encode()
-    return TABLE_MAGIC + struct.pack("<I", len(text)) + text + zlib.compress(planes, 9)
+    return write_table(TABLE_MAGIC, header, planes)
 
 
 def build_table(target: int = 3000, floor: int = DEFAULT_FLOOR, tol: float = 1e-10, progress=None):
     """Solve and encode: (bytes, info)."""
     import numpy as np
-
-    from .landais import table_name
 
     m, W, sweeps, seconds = solve(target, floor, tol, progress=progress)
     codes = quantise(np, m, W)

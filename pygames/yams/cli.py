@@ -7,11 +7,11 @@ import os
 import time
 from typing import TextIO
 
-from . import find_game
-from .cli import UsageError, parse_options
-from .core import parse_faces, quote
-from .dice import counts
-from .yams import FAMILY, YamsGame
+from ..cli import UsageError, _mean_se, parse_options, read_tables, write_bytes
+from ..core import parse_faces, quote
+from ..dice import counts
+from ..messages import Msg
+from .rules import GAMES, YamsGame
 
 
 def add_arguments(name: str, parser) -> None:
@@ -19,21 +19,24 @@ def add_arguments(name: str, parser) -> None:
     parser.add_argument("ruleset")
     parser.add_argument("box")
     parser.add_argument("dice", nargs="*")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="NOM=VALEUR")
+    parser.add_argument("--option", "-o", action="append", default=[],
+                        metavar=str(Msg("cli.option_metavar")))
 
 
 def run(name: str, args, out: TextIO) -> int:
+    from .. import find_game
+
     game = find_game(args.ruleset)
     if not isinstance(game, YamsGame):
-        raise UsageError(f"« score » ne vaut que pour les feuilles de Yams, pas {game.id}.")
+        raise UsageError("yams.error.score_ruleset", game=game.id)
     if len(args.dice) != 5:
-        raise UsageError("Il faut exactement 5 dés.")
+        raise UsageError("yams.error.score_dice")
     dice = parse_faces(args.dice)
     rules = game.rules(parse_options(game, args.option))
     box = next((b for b in rules.boxes if b.id == args.box), None)
     if box is None:
-        ids = " ".join(b.id for b in rules.boxes)
-        raise UsageError(f"Case inconnue dans {game.id} : « {quote(args.box)} » (cases : {ids}).")
+        raise UsageError("yams.error.score_box", game=game.id, box=quote(args.box),
+                         boxes=" ".join(b.id for b in rules.boxes))
     out.write(f"{box.score(counts(dice), sum(dice), rules)}\n")
     return 0
 
@@ -43,7 +46,7 @@ def solve(game, options, args, out: TextIO) -> int:
     try:
         import numpy  # noqa: F401
     except ImportError:
-        raise UsageError("Le solveur a besoin de numpy : pip install -e '.[solve]'.") from None
+        raise UsageError("cli.needs_numpy") from None
     from .solver import all_configs, build_table
 
     configs = all_configs() if game is None else [(game, options)]
@@ -53,10 +56,8 @@ def solve(game, options, args, out: TextIO) -> int:
         seconds = time.perf_counter() - start
         out.write(f"{info['name']}: {info['expected']:.4f} (solved in {info['seconds']:.1f} s)\n")
         if args.write is not None:
-            os.makedirs(args.write, exist_ok=True)
             path = os.path.join(args.write, info["name"] + ".bin")
-            with open(path, "wb") as f:
-                f.write(data)
+            write_bytes(path, data)
             loss = info["expected"] - info["policy_expected"]
             out.write(f"    {path}: {len(data):,} bytes; policy from the table "
                       f"{info['policy_expected']:.6f} (loses {loss:.2e}); {seconds:.1f} s in all\n")
@@ -68,13 +69,9 @@ def simulate_report(game, options, players, results, args, out: TextIO) -> None:
     """For a solitaire expert: how far the mean lies from the solved value."""
     if len(players) != 1 or players[0].seat != "expert":
         return
-    from .cli import _mean_se, _tables
-    from .expert import DirectoryTables
-
     mean, stderr = _mean_se([r[0][0] for r in results])
-    tables = _tables(game, options, args.tables) or DirectoryTables().tables_for(game.rules(options))
-    expected = tables.expected
+    expected = read_tables(game, options, args.tables).expected
     out.write(f"    solved value {expected:.4f}: {(mean - expected) / stderr:+.2f} standard errors\n")
 
 
-assert FAMILY.cli_module == __name__
+assert all(g.family == "yams" for g in GAMES)

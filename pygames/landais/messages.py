@@ -1,0 +1,155 @@
+"""Le Dé Landais's words: its catalogue (titles, options, throws, tirs, errors) and its text
+renderings (a throw and what it did, what is pending, the outcome's reason, the table for a
+terminal)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..core import Outcome
+from ..messages import Msg, Name, register, text
+from .rules import GIFTS, LandaisState, LastThrow
+
+register({
+    "family.de-landais.title": "Le Dé Landais",
+    "family.de-landais.description": "Trois dés, des points flottants à sceller à temps, des tirs "
+                                     "qui font gagner ou perdre les autres : exactement 3000 "
+                                     "points pour gagner.",
+    "game.de-landais.title": "Le Dé Landais",
+    "game.de-landais.summary": "Trois dés, des points flottants à sceller, exactement 3000 "
+                               "points pour gagner.",
+    "option.target": "Points à atteindre exactement",
+    "option.manches": "Manches à gagner pour remporter la partie",
+    "option.stake": "Jetons misés par joueur et par manche",
+    "cli.command.landais-throw": "ce que vaut un jet de trois dés (poigne, tir, points, vide)",
+    # the tirs
+    "landais.tir.troll": "Tir du Troll",
+    "landais.tir.vereux": "Tir de Véreux",
+    "landais.tir.licorne": "Tir de la Licorne",
+    "landais.tir.chimere": "Tir de la Chimère",
+    # errors
+    "landais.error.three_dice": "Il faut trois dés (faces de 1 à 6).",
+    "landais.error.seal_start": "Il faut d'abord lancer les dés.",
+    "landais.error.seal_poigne": "Après une poigne, il faut relancer.",
+    "landais.error.seal_licorne": "Après le Tir de la Licorne, il faut relancer.",
+    "landais.error.seal_chimere": "Après le Tir de la Chimère, il faut relancer.",
+    "landais.error.no_keep": "Au Dé Landais on relance toujours les trois dés (« roll »).",
+    "landais.error.threshold": "Seuil invalide.",
+    "landais.error.off_tables": "Position hors des tables du Dé Landais.",
+    "landais.error.expert_needs_tables": "L'expert a besoin de ses tables.",
+    "landais.error.tables_target": "Ces tables sont pour {tables} points, pas {game}.",
+    "landais.error.throw_dice": "Il faut exactement {n} dés (par exemple : landais-throw 2 3 6).",
+    "landais.error.target_floor": "Le but et le plancher doivent être des multiples de 50 "
+                                  "(but > 0 ≥ plancher).",
+    "landais.start.not_object": "Position de départ illisible : un objet JSON est attendu.",
+    "landais.start.scores_count": "Position de départ : il faut les points scellés des {n} joueurs.",
+    "landais.start.not_points": "Position de départ : « {value} » n'est pas un nombre de points.",
+    "landais.start.unit": "Position de départ : {points} n'est pas un multiple de {unit}.",
+    "landais.start.range": "Position de départ : {points} points, il faut de {lo} à {hi}.",
+    "landais.start.first": "Position de départ : premier joueur « {first} » invalide (0 à {last}).",
+    # a throw
+    "landais.throw.tir_in_gift": "{tir} pendant le tir : personne ne gagne ni ne perd, le "
+                                 "prochain jet compte à sa place",
+    "landais.throw.vereux_in_gift": "Tir de Véreux pendant le tir : les autres perdent 100 points",
+    "landais.throw.given": "{poigne}{points} points offerts aux autres",
+    "landais.throw.taken": "{poigne}{points} points retirés aux autres",
+    "landais.throw.poigne_word": "Poigne ! ",
+    "landais.throw.troll_in_gift": "Tir du Troll : personne ne gagne ni ne perd",
+    "landais.throw.void_in_gift": "Jet vide : personne ne gagne ni ne perd",
+    "landais.throw.poigne_bust": "Poigne ! {points} points, mais le but est dépassé : série perdue",
+    "landais.throw.poigne": "Poigne ! {points} points, relance obligatoire",
+    "landais.throw.points_bust": "{points} points, mais le but est dépassé : série perdue",
+    "landais.throw.points": "{points} points",
+    "landais.throw.troll": "Tir du Troll : les points flottants retombent à 0, la série continue",
+    "landais.throw.vereux": "Tir de Véreux : la série s'arrête, 100 points de pénalité",
+    "landais.throw.licorne": "Tir de la Licorne : le prochain jet est offert aux autres",
+    "landais.throw.chimere": "Tir de la Chimère : le prochain jet est retiré aux autres",
+    "landais.throw.vide": "Jet vide : la série s'arrête, les points flottants sont perdus",
+    # what is pending
+    "landais.pending.start": "début de série : il faut lancer",
+    "landais.pending.poigne": "poigne : relance obligatoire",
+    "landais.pending.licorne": "Tir de la Licorne : le prochain jet est offert aux autres",
+    "landais.pending.chimere": "Tir de la Chimère : le prochain jet est retiré aux autres",
+    # outcomes
+    "landais.outcome.target": "{player} atteint exactement {target} points et gagne : {tokens} {won}.",
+    "landais.outcome.manches": "{player} gagne la partie ({manches} sur {played}) : {tokens} {won}.",
+    "landais.won": ("gagné", "gagnés"),
+    "count.manches": ("{n} manche", "{n} manches"),
+    # the terminal's table
+    "landais.text.title": "Manche {manche} — but : exactement {target} points",
+    "landais.text.manches": " ({n} manches à gagner)",
+    "landais.text.floating": "  + {points} flottants",
+    "landais.text.won": "  [{manches}]",
+    "landais.text.opening": "Lancer d'ouverture : {thrown} ({players})",
+    "landais.text.each_throws": "chacun lance un dé",
+    "landais.text.last": "Dernier jet ({player}) : {dice} — {what}",
+    "landais.text.pending": "En attente : {what}",
+})
+
+
+def throw_text(last: LastThrow) -> Msg:
+    """The throw and what it did, as the page announces it."""
+    kind = last.kind
+    if last.gift:
+        if kind in GIFTS:
+            return Msg("landais.throw.tir_in_gift", tir=Msg(f"landais.tir.{kind}"))
+        if kind == "vereux":
+            return Msg("landais.throw.vereux_in_gift")
+        if kind in ("poigne", "points"):
+            poigne = Msg("landais.throw.poigne_word") if kind == "poigne" else ""
+            which = "given" if last.gift == "licorne" else "taken"
+            return Msg(f"landais.throw.{which}", poigne=poigne, points=last.points)
+        return Msg("landais.throw.troll_in_gift" if kind == "troll" else "landais.throw.void_in_gift")
+    if kind in ("poigne", "points"):
+        return Msg(f"landais.throw.{kind}" + ("_bust" if last.bust else ""), points=last.points)
+    return Msg(f"landais.throw.{kind}")
+
+
+def pending_text(state: LandaisState) -> Msg | str:
+    """What the player to move must do next, if anything ("" for nothing)."""
+    if state.current_player() == -2 or not state.pending:
+        return ""
+    return Msg(f"landais.pending.{state.pending}")
+
+
+def reason(outcome: Outcome, names: Sequence[str]) -> Msg:
+    facts = outcome.facts
+    won = Msg("landais.won", n=facts["tokens"])
+    player = Name(names[outcome.winners[0]])
+    tokens = Msg("count.tokens", n=facts["tokens"])
+    if outcome.ending == "target":
+        return Msg("landais.outcome.target", player=player, target=facts["target"], tokens=tokens,
+                   won=won)
+    return Msg("landais.outcome.manches", player=player, tokens=tokens, won=won,
+               manches=Msg("count.manches", n=facts["manches_won"]), played=facts["manches"])
+
+
+def render_text(state: LandaisState, names: Sequence[str]) -> str:
+    """Scores, floating points, what is pending and the last throw, for a terminal."""
+    rules = state.rules
+    title = text("landais.text.title", manche=state.manche, target=rules.target)
+    if rules.manches > 1:
+        title += text("landais.text.manches", n=rules.manches)
+    lines = [title]
+    for p, name in enumerate(names):
+        mark = ">" if p == state.player and not state.is_terminal() and not state.contenders else " "
+        row = f"{mark} {name[:20]:20} {state.sealed[p]:>7}"
+        if p == state.player and state.floating and not state.is_terminal():
+            row += text("landais.text.floating", points=state.floating)
+        if rules.manches > 1:
+            row += text("landais.text.won", manches=Msg("count.manches", n=state.manches_won[p]))
+        lines.append(row)
+    if state.contenders:
+        thrown = ", ".join(f"{names[p]} {f}" for p, f in zip(state.contenders, state.opening))
+        lines.append(text("landais.text.opening", thrown=thrown or Msg("landais.text.each_throws"),
+                          players=[Name(names[p]) for p in state.contenders]))
+    if state.last is not None:
+        last = state.last
+        line = text("landais.text.last", player=names[last.thrower],
+                    dice=" ".join(map(str, last.faces)), what=throw_text(last))
+        if last.effects:
+            line += " (" + ", ".join(f"{names[q]} {d:+d}" for q, d in last.effects) + ")"
+        lines.append(line)
+    if state.pending and not state.is_terminal() and not state.contenders and state.pending != "start":
+        lines.append(text("landais.text.pending", what=pending_text(state)))
+    return "\n".join(lines)

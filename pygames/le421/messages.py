@@ -1,0 +1,188 @@
+"""Le 421's words: its catalogue (titles, options, errors, hands, rounds) and its text
+renderings (a hand's name, a round in one sentence, what an action did, the outcome's
+reason, the table for a terminal)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..core import Outcome
+from ..messages import Msg, Name, register, sentences, text
+from .rules import (
+    DechargeStarts,
+    Le421State,
+    Left,
+    Lost,
+    NextRound,
+    RampoStarts,
+    RoundResult,
+    Settled,
+    Stopped,
+    Thrown,
+    hand_info,
+    hand_kind,
+    sorted_hand,
+)
+
+register({
+    "family.421.title": "Le 421",
+    "family.421.description": "Trois dés et un pot de jetons : la charge, la décharge et ses "
+                              "rampos ; celui qui garde tous les jetons a perdu.",
+    "game.421.title": "Le 421",
+    "game.421.summary": "Trois dés, un pot de jetons : la charge puis la décharge ; le dernier "
+                        "à garder des jetons perd.",
+    "option.value_421": "Le 421 vaut",
+    "option.nenette_four": "Nénette à 4 (classée juste après les suites)",
+    "option.pot": "Jetons au pot",
+    "cli.command.rank421": "rang, nom et valeur d'une main de 421",
+    # hands
+    "421.hand.421": "421",
+    "421.hand.baraque_aces": "baraque d'as",
+    "421.hand.baraque": "baraque de {face}",
+    "421.hand.fiche": "fiche de {face}",
+    "421.hand.suite": "suite {dice}",
+    "421.hand.nenette": "nénette",
+    "421.hand.autre": "autre",
+    "421.phase.charge": "charge",
+    "421.phase.decharge": "décharge",
+    "421.phase.rampo": "rampo",
+    # errors
+    "421.error.roll_first": "Lancez d'abord les dés (« roll »).",
+    "421.error.reroll_one": "Il faut relancer au moins un dé (ou « stop »).",
+    "421.start.not_object": "Position de départ : un objet {\"pot\": …, \"tokens\": […]} est attendu.",
+    "start.unknown_key": "Position de départ : clé inconnue « {key} ».",
+    "421.start.pot": "Position de départ : le pot doit être un nombre entier de jetons (≥ 0).",
+    "421.start.tokens_count": "Position de départ : il faut les jetons de chacun des {n} joueurs.",
+    "421.start.tokens_type": "Position de départ : des nombres entiers de jetons (≥ 0) sont attendus.",
+    "421.start.total": "Position de départ : pot et jetons font {total}, il en faut {pot}.",
+    "421.start.leader": "Position de départ : le joueur qui commence est inconnu.",
+    "421.start.all_tokens": "Position de départ : un joueur a déjà tous les jetons.",
+    "421.start.leader_tokens": "Position de départ : celui qui commence la décharge doit avoir "
+                               "des jetons.",
+    "421.error.rank_dice": "Il faut exactement {n} dés (par exemple : rank421 4 2 1).",
+    # a round in one sentence
+    "421.round.charge": "{worst} ({worst_hand}) prend {tokens} au pot, meilleure main : "
+                        "{best} ({best_hand}){rampos}.",
+    "421.round.decharge": "{worst} ({worst_hand}) reçoit {tokens} de {best} ({best_hand}){rampos}.",
+    "421.rampos": (" après un rampo", " après {n} rampos"),
+    # what an action did
+    "421.thrown": "{player} lance : {dice} ({hand}).",
+    "421.stopped": "{player} s'arrête sur {hand} en {throws}.",
+    "421.left": ("{players} n'a plus de jetons : il a gagné.",
+                 "{players} n'ont plus de jetons : ils ont gagné."),
+    "421.decharge_starts": "Le pot est vide : la décharge commence, {player} mène.",
+    "421.rampo_best": "Rampo pour la meilleure place entre {players}.",
+    "421.rampo_worst": "Rampo pour la pire place entre {players}.",
+    "421.lost": "{player} a tous les jetons : il a perdu.",
+    "421.next_round": "{player} commence le tour suivant.",
+    "421.keeps": "{player} garde {dice}.",
+    "421.next_thrower": "À {player} de lancer.",
+    "count.throws": ("{n} coup", "{n} coups"),
+    # the terminal's table
+    "421.text.title": "Le 421 — {phase}, tour {round} — pot : {pot}",
+    "421.text.rampo_best": "{phase} (meilleure place)",
+    "421.text.rampo_worst": "{phase} (pire place)",
+    "421.text.left": "  (gagné, sorti)",
+    "421.text.hand": "  {hand} (vaut {value}, {throws})",
+    "421.text.rampo_hands": "  rampo : {hands}",
+    "421.text.dice": "Dés : {dice}  {hand}  (coup {throws}/{limit}; * = gardé)",
+    "421.text.last": "Dernier tour : {round}",
+})
+
+
+def hand_name(hand: Sequence[int]) -> Msg:
+    """The hand's name: "421", "fiche de 4", "baraque de 6", "suite 654", …"""
+    hand = sorted_hand(hand)
+    kind = hand_kind(hand)
+    if kind == "baraque":
+        return Msg("421.hand.baraque_aces") if hand[0] == 1 else Msg("421.hand.baraque", face=hand[0])
+    if kind == "fiche":
+        return Msg("421.hand.fiche", face=hand[0])
+    if kind == "suite":
+        return Msg("421.hand.suite", dice="".join(map(str, hand)))
+    return Msg(f"421.hand.{kind}")
+
+
+def hand_label(hand: Sequence[int]) -> Msg | str:
+    """The name said at the table: the dice for an ordinary hand ("653")."""
+    hand = sorted_hand(hand)
+    return "".join(map(str, hand)) if hand_kind(hand) == "autre" else hand_name(hand)
+
+
+def round_sentence(result: RoundResult, names: Sequence[str]) -> Msg:
+    """A round in one sentence: who takes how many tokens, from the pot or from whom."""
+    rampos = Msg("421.rampos", n=result.rampos) if result.rampos else ""
+    return Msg(
+        f"421.round.{result.phase}",
+        worst=Name(names[result.worst]), worst_hand=hand_label(result.worst_hand.dice),
+        best=Name(names[result.best]), best_hand=hand_label(result.best_hand.dice),
+        tokens=Msg("count.tokens", n=result.amount), rampos=rampos)
+
+
+def event(fact, names: Sequence[str]) -> Msg:
+    """One typed event of the rules (pygames.le421.rules) as a sentence."""
+    if isinstance(fact, Thrown):
+        return Msg("421.thrown", player=Name(names[fact.player]), dice=" ".join(map(str, fact.hand)),
+                   hand=hand_label(fact.hand))
+    if isinstance(fact, Stopped):
+        return Msg("421.stopped", player=Name(names[fact.player]), hand=hand_label(fact.hand),
+                   throws=Msg("count.throws", n=fact.throws))
+    if isinstance(fact, Settled):
+        return round_sentence(fact.result, names)
+    if isinstance(fact, Left):
+        return Msg("421.left", players=[Name(names[p]) for p in fact.players], n=len(fact.players))
+    if isinstance(fact, DechargeStarts):
+        return Msg("421.decharge_starts", player=Name(names[fact.leader]))
+    if isinstance(fact, RampoStarts):
+        return Msg(f"421.rampo_{fact.place}", players=[Name(names[p]) for p in fact.players])
+    if isinstance(fact, Lost):
+        return Msg("421.lost", player=Name(names[fact.player]))
+    assert isinstance(fact, NextRound), fact
+    return Msg("421.next_round", player=Name(names[fact.leader]))
+
+
+def events(state: Le421State, names: Sequence[str]) -> list[Msg]:
+    """What the last action did, sentence by sentence (for a screen reader)."""
+    return [event(fact, names) for fact in state.events]
+
+
+def reason(outcome: Outcome, names: Sequence[str]) -> Msg:
+    return Msg("421.lost", player=Name(names[outcome.facts["loser"]]))
+
+
+def render_text(state: Le421State, names: Sequence[str]) -> str:
+    """The table for a terminal: pot, tokens, this round's hands, the dice."""
+    phase = text(f"421.phase.{state.phase}")
+    if state.rampo:
+        phase = text(f"421.text.rampo_{state.rampo}", phase=phase)
+    lines = [text("421.text.title", phase=phase, round=state.round, pot=state.pot)]
+    out = {p for group in state.left for p in group}
+    current = state.current_player()
+    for p, name in enumerate(names):
+        mark = "▶" if p == current else " "
+        hand = state.hands[p] if state.hands else None
+        row = f"{mark} {name[:16]:16} {text('count.tokens', n=state.tokens[p]):>10}"
+        if p in out:
+            row += text("421.text.left")
+        elif hand is not None:
+            info = hand_info(hand.dice, state.rules)
+            row += text("421.text.hand", hand=hand_label(info.dice), value=info.value,
+                        throws=Msg("count.throws", n=hand.throws))
+            if state.rampo_hands[p]:
+                row += text("421.text.rampo_hands",
+                            hands=" ".join("".join(map(str, h)) for h in state.rampo_hands[p]))
+        lines.append(row)
+    if state.dice and not state.is_terminal():
+        kept = "".join("*" if i in state.kept else " " for i in range(len(state.dice)))
+        shown = "  ".join(f"{d}{k}" for d, k in zip(state.dice, kept))
+        label = text(hand_label(state.dice)) if not state.rolling else "…"
+        lines.append(text("421.text.dice", dice=shown, hand=label, throws=state.throws,
+                          limit=state.limit))
+    if state.last is not None:
+        lines.append(text("421.text.last", round=round_sentence(state.last, names)))
+    return "\n".join(lines)
+
+
+def describe_events(state: Le421State, names: Sequence[str]):
+    """The last action's effect as pieces (names marked), for the page's announcements."""
+    return sentences(events(state, names))

@@ -1,0 +1,21 @@
+"""Le Jeu de la linotte: five dice, three rolls, twelve pawns each on a 5×5 board.
+
+`rules` (the board as data, sec, appel, alignments), `bots` (*facile*, *expert*), `cli`
+(its command), `messages` (its words).
+"""
+
+from ..core import Family
+from . import messages
+from .bots import ExpertBot, SimpleBot
+from .rules import *  # noqa: F401,F403  (the rules' names, as pygames.linotte.X)
+from .rules import GAMES
+
+FAMILY = Family(
+    id="linotte",
+    games=GAMES,
+    view="linotte_view",
+    bots={"simple": lambda tables: SimpleBot(), "expert": lambda tables: ExpertBot()},
+    text=messages,
+    commands=("linotte-score",),
+    cli="pygames.linotte.cli",
+)

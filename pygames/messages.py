@@ -1,0 +1,359 @@
+"""The words: every sentence the core and the command line say, and the machinery that
+turns a game's facts into text.
+
+The rules state facts (`Outcome`, typed events, errors carrying a `Msg`: a message id and
+its parameters); each game's ``messages.py`` registers its own catalogue here and renders
+its facts; this module holds the core's and the CLI's entries, and:
+
+* `Msg(id, **params)`: a message as data.  Parameters are plain values, other `Msg`
+  (rendered in place), `Name` (a player's name, placed as data, never searched for in the
+  text afterwards) or lists of names ("Léa, Paul et Zoé").
+* `render(msg)` -> pieces ``[(text, is_name), …]``: the page puts each name in its own
+  ``<bdi>``, a terminal isolates it (`isolated`), so a right-to-left name cannot turn the
+  sentence around.  `text(msg)` is the plain string.
+* A catalogue entry is a template with ``{param}`` fields, or a pair (singular, plural)
+  chosen by the parameter ``n`` as French does (0 and 1 singular).  A field may name a
+  filter after a bar, ``{name|de}``: "de Paul", "d'Ordinateur".
+
+The catalogue is French, the reference language; nothing here chooses a language.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Mapping, Sequence
+
+Pieces = list  # [(text, is_name), ...]
+
+
+class Msg:
+    """A message: its catalogue id and parameters (what errors and facts carry)."""
+
+    __slots__ = ("id", "params")
+
+    def __init__(self, id: str, /, **params: Any):
+        self.id = id
+        self.params = params
+
+    def __eq__(self, other):
+        return isinstance(other, Msg) and (self.id, self.params) == (other.id, other.params)
+
+    def __hash__(self):
+        return hash(self.id)
+
+    def __repr__(self):
+        args = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"Msg({self.id!r}{args})"
+
+    def __str__(self):
+        return text(self)
+
+
+class Name(str):
+    """A player's name inside a message: rendered as its own piece."""
+
+    __slots__ = ()
+
+
+class AnyOf(tuple):
+    """Alternatives inside a message: "A ou B", "A, B ou C"."""
+
+    __slots__ = ()
+
+
+class Series(tuple):
+    """Items listed with commas only: "A, B, C"."""
+
+    __slots__ = ()
+
+
+CATALOGUE: dict[str, Any] = {}
+
+
+def register(entries: Mapping[str, Any]) -> None:
+    """Add a game's entries (its ids are prefixed with its family or game id)."""
+    for key, value in entries.items():
+        if key in CATALOGUE and CATALOGUE[key] != value:
+            raise ValueError(f"message id {key!r} registered twice")
+        CATALOGUE[key] = value
+
+
+_FIELD = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
+
+
+def _vowel(word: str) -> bool:
+    first = word.lstrip("«\u00a0 ")[:1].lower()
+    return bool(first) and first in "aeiouyàâäéèêëîïôöùûüœh"
+
+
+def _de(word: str) -> str:
+    return ("d'" if _vowel(word) else "de ") + word
+
+
+FILTERS = {"de": _de}
+
+
+def _join(parts: list[Pieces], last: str = " et ") -> Pieces:
+    """'A', 'A et B', 'A, B et C' (pieces of each kept)."""
+    out: Pieces = []
+    for i, part in enumerate(parts):
+        if i:
+            out.append((last if i == len(parts) - 1 else ", ", False))
+        out.extend(part)
+    return out
+
+
+def _value(value: Any) -> Pieces:
+    if isinstance(value, Name):
+        return [(str(value), True)]
+    if isinstance(value, Msg):
+        return render(value)
+    if isinstance(value, AnyOf):
+        return _join([_value(v) for v in value], " ou ")
+    if isinstance(value, Series):
+        return _join([_value(v) for v in value], ", ")
+    if isinstance(value, (list, tuple)):
+        return _join([_value(v) for v in value])
+    if isinstance(value, bool):
+        return [("oui" if value else "non", False)]
+    return [(str(value), False)]
+
+
+def template(msg_id: str, params: Mapping[str, Any]) -> str:
+    entry = CATALOGUE.get(msg_id)
+    if entry is None:
+        return msg_id  # an id nobody registered shows as itself, never a crash
+    if isinstance(entry, tuple):
+        n = params.get("n", 0)
+        return entry[1] if isinstance(n, (int, float)) and abs(n) > 1 else entry[0]
+    return entry
+
+
+def render(msg: Msg | str, /, **params: Any) -> Pieces:
+    """A message (or an id and its parameters) as pieces, names marked."""
+    if not isinstance(msg, Msg):
+        msg = Msg(msg, **params)
+    source = template(msg.id, msg.params)
+    out: Pieces = []
+    at = 0
+    for m in _FIELD.finditer(source):
+        if m.start() > at:
+            out.append((source[at:m.start()], False))
+        key, flt = m.group(1), m.group(2)
+        if key not in msg.params:
+            out.append((m.group(0), False))
+        else:
+            value = msg.params[key]
+            pieces = _value(value)
+            if flt:
+                joined = "".join(t for t, _ in pieces)
+                word = FILTERS[flt](joined)
+                prefix = word[: len(word) - len(joined)]
+                if prefix:
+                    out.append((prefix, False))
+            out.extend(pieces)
+        at = m.end()
+    if at < len(source):
+        out.append((source[at:], False))
+    return _merged(out)
+
+
+def _merged(pieces: Pieces) -> Pieces:
+    out: Pieces = []
+    for chunk, is_name in pieces:
+        if not chunk:
+            continue
+        if out and not is_name and not out[-1][1]:
+            out[-1] = (out[-1][0] + chunk, False)
+        else:
+            out.append((chunk, is_name))
+    return out
+
+
+def plain(pieces: Iterable[tuple[str, bool]]) -> str:
+    return "".join(chunk for chunk, _ in pieces)
+
+
+def text(msg: Msg | str, /, **params: Any) -> str:
+    """A message as plain text."""
+    return plain(render(msg, **params))
+
+
+FSI, PDI = "\u2068", "\u2069"
+
+
+def isolated(pieces: Iterable[tuple[str, bool]]) -> str:
+    """Plain text with every name isolated (first strong isolate … pop), for a terminal."""
+    return "".join(f"{FSI}{chunk}{PDI}" if is_name else chunk for chunk, is_name in pieces)
+
+
+def sentences(msgs: Sequence[Msg | None]) -> Pieces:
+    """Several messages one after the other, a space between them."""
+    out: Pieces = []
+    for msg in msgs:
+        if msg is None:
+            continue
+        if out:
+            out.append((" ", False))
+        out.extend(render(msg))
+    return _merged(out)
+
+
+def points_reason(outcome, names: Sequence[str], unit: str = "count.points") -> Msg:
+    """The reason of a game won on points (an `Outcome`), every game's default."""
+    top = outcome.winners
+    points = Msg(unit, n=outcome.scores[top[0]])
+    if len(names) == 1:
+        return Msg("outcome.solo", points=points)
+    if outcome.draw:
+        return Msg("outcome.draw", players=[Name(names[p]) for p in top], points=points)
+    return Msg("outcome.won", player=Name(names[top[0]]), points=points)
+
+
+# --- the core's and the command line's words ------------------------------------------
+
+#: How a yes or a no may be written in the CLI's -o and in embed URLs, in every language.
+YES_WORDS = ("1", "true", "yes", "oui", "on")
+NO_WORDS = ("0", "false", "no", "non", "off")
+
+register({
+    # players and seats
+    "seat.human": "Humain",
+    "seat.naive": "Ordinateur (débutant)",
+    "seat.simple": "Ordinateur (facile)",
+    "seat.medium": "Ordinateur (moyen)",
+    "seat.expert": "Ordinateur (expert)",
+    "player.default": "Joueur {n}",
+    "player.computer": "Ordinateur",
+    "count.players": ("{n} joueur", "{n} joueurs"),
+    "count.points": ("{n} point", "{n} points"),
+    "count.tokens": ("{n} jeton", "{n} jetons"),
+    "players.range": "{lo} à {hi} joueurs",
+    "players.range_solo": "{lo} à {hi} joueurs (seul contre la feuille)",
+    "players.exactly": "{n} joueurs",
+    # errors: actions
+    "error.action_no_notation": "Coup sans notation : {kind}.",
+    "error.action_unknown": "Coup inconnu : « {text} ».",
+    "error.action_unreadable": "Coup illisible.",
+    "error.action_unreadable_value": "Coup illisible : « {text} ».",
+    "error.action_too_long": "Coup trop long : « {text} ».",
+    "error.action_impossible": "Coup impossible maintenant : « {text} ».",
+    "error.throw_count": ("Il faut le résultat de {n} dé.", "Il faut le résultat de {n} dés."),
+    "error.not_a_face": "« {text} » n'est pas {what} (une face de 1 à 6).",
+    "word.a_die": "un dé",
+    "error.not_throw_time": "Ce n'est pas le moment de lancer les dés.",
+    "error.game_over": "La partie est terminée.",
+    "error.no_undo": "Il n'y a pas de décision à reprendre.",
+    # errors: the dice cup
+    "error.kept_unreadable": "Dés gardés illisibles.",
+    "error.kept_places_unreadable": "Places des dés gardés illisibles.",
+    "error.keep_syntax": "« {text} » : écrire par exemple « keep 3 3 5 ».",
+    "error.keep_places_count": "« {text} » : autant de places que de dés gardés.",
+    "error.keep_not_on_table": "On ne peut garder que des dés qui sont sur la table.",
+    "error.throw_first": "Lancez d'abord les dés.",
+    "error.keep_mismatch": "Les dés gardés ne correspondent pas aux dés sur la table.",
+    "error.reroll_one": "Il faut relancer au moins un dé.",
+    # errors: options, players, starts
+    "error.option_bad_choice": "Option {option} : valeur « {value} » invalide ({allowed}).",
+    "error.option_yes_no": "Option {option} : oui ou non attendu, pas « {value} ».",
+    "error.option_yes_no_text": "Option {option} : « oui » ou « non » attendu, pas « {value} ».",
+    "error.option_unknown_for": "Option inconnue pour {game} : « {key} » (options : {known}).",
+    "error.option_unknown": "Option inconnue pour {game} : {keys}.",
+    "word.none": "aucune",
+    "word.quoted": "« {text} »",
+    "word.nobody": "aucun",
+    "word.list": "{items}",
+    "error.players_text_long": "Liste de joueurs trop longue.",
+    "error.player_no_name": "Joueur {n} sans nom (exemple : Alice,Ordi:simple).",
+    "error.player_n": "Joueur {n} : {error}",
+    "error.name_missing": "Chaque joueur a besoin d'un nom.",
+    "error.name_long": "Nom trop long (au plus {max} caractères).",
+    "error.name_control": "Le nom contient un caractère de contrôle.",
+    "error.name_invalid": "Le nom contient un caractère invalide.",
+    "error.name_invisible": "Le nom doit contenir au moins un caractère visible.",
+    "error.seat_unreadable": "Place illisible : « {seat} ».",
+    "error.players_exactly": "{game} se joue à {n} joueurs.",
+    "error.players_range": "{game} se joue de {lo} à {hi} joueurs.",
+    "error.seat_unknown": "Place inconnue pour {name} : « {seat} » ({game} : {seats}).",
+    "error.no_start": "{game} ne peut pas commencer d'une position donnée.",
+    "error.no_computer": "Pas de joueur ordinateur « {seat} » pour {game}.",
+    "error.no_tables": "{game} n'a pas de tables.",
+    "error.undo_setting": "Réglage d'annulation illisible : oui ou non attendu.",
+    "error.game_unknown": "Jeu inconnu : « {game} » (jeux : {known}).",
+    # errors: records
+    "record.unreadable_json": "Partie enregistrée illisible : JSON invalide ou tronqué.",
+    "record.not_object": "Partie enregistrée illisible : un objet JSON est attendu.",
+    "record.format_unknown": "Format de partie inconnu : {format}.",
+    "record.game_unknown": "Jeu inconnu : {game}.",
+    "record.players_unreadable": "Liste des joueurs illisible.",
+    "record.options_unreadable": "Options illisibles.",
+    "record.actions_unreadable": "Liste des coups illisible.",
+    "record.undo_unreadable": "Réglage d'annulation illisible.",
+    "record.invalid": "Partie enregistrée invalide : {error}",
+    "record.bad_action": "Coup n° {n} (« {text} ») invalide : {error}",
+    # errors: solved tables
+    "tables.unreadable": "Tables de l'expert illisibles : {why}.",
+    "tables.why.bytes": "ce ne sont pas des octets",
+    "tables.why.magic": "ce n'est pas une table de ce jeu",
+    "tables.why.truncated": "en-tête tronqué",
+    "tables.why.header": "en-tête illisible",
+    "tables.why.format": "format inconnu",
+    "tables.why.states": "nombre d'états invalide",
+    "tables.why.digest": "empreinte absente",
+    "tables.why.corrupt": "données corrompues",
+    "tables.why.length": "données de mauvaise longueur",
+    "tables.why.hash": "données corrompues (empreinte)",
+    "tables.why.fields": "en-tête incomplet ou incohérent",
+    "tables.stale": "Les tables « {name} » ne correspondent plus aux règles : il faut les "
+                    "reconstruire ({command}).",
+    "tables.missing": "Tables de l'expert introuvables : {path} ({command}).",
+    "tables.wrong_rules": "Ces tables sont celles de « {name} », pas de cette partie.",
+    "tables.none_for_rules": "Pas de tables pour ces règles.",
+    # outcomes
+    "outcome.solo": "Partie terminée : {points}.",
+    "outcome.draw": "Égalité entre {players} ({points}).",
+    "outcome.won": "{player} gagne avec {points}.",
+    # the end screen
+    "end.draw": "Égalité : {players}",
+    "end.wins": "{player} gagne !",
+    # the command line
+    "cli.description": "Jeux de dés.",
+    "cli.list": "les jeux, leurs règles et leurs options",
+    "cli.replay": "rejoue une partie enregistrée (JSON)",
+    "cli.play": "jouer dans le terminal",
+    "cli.simulate": "parties jouées par l'ordinateur : scores, victoires",
+    "cli.solve": "stratégie optimale calculée (numpy)",
+    "cli.players_help": "ex. « Alice,Bob:simple »",
+    "cli.start_help": "position de départ (JSON), si le jeu en accepte",
+    "cli.seat_help": "seul contre la feuille : le niveau",
+    "cli.all_help": "toutes les règles et options",
+    "cli.write_help": "écrire les tables (ex. web/tables/yams)",
+    "cli.target_help": "(Dé Landais) le but, 3000 par défaut",
+    "cli.floor_help": "(Dé Landais) plancher des scores",
+    "cli.tables_help": "le dossier des tables de l'expert (par défaut : web/tables/)",
+    "cli.option_metavar": "NOM=VALEUR",
+    "cli.folder_metavar": "DOSSIER",
+    "cli.list_family": "# {title} ({players}) — {description}",
+    "cli.list_game": "{id}\t{title} ({lo}–{hi} joueurs)",
+    "cli.yes_no": "oui|non",
+    "cli.computer": "    ordinateur : {seats}",
+    "cli.commands": "    commandes : {commands}",
+    "cli.prompt": "{player} > ",
+    "cli.bot_move": "{player} : {action}",
+    "cli.legal": "Coups possibles : {actions}",
+    "cli.error_hint": "{error}  (tapez ? pour la liste des coups)",
+    "cli.interrupted": "Partie interrompue.",
+    "cli.error": "erreur : {error}",
+    "cli.bad_input": "erreur : entrée invalide ({error})",
+    "cli.cannot_read": "Impossible de lire {path} : {error}",
+    "cli.tables_not_found": "Tables introuvables : {path}.",
+    "cli.cannot_write": "Impossible d'écrire {path} : {error}",
+    "cli.two_games": "Il faut au moins 2 parties.",
+    "cli.several_players": "{game} se joue à plusieurs : donner --players (par exemple "
+                           "« A:expert,B:simple »).",
+    "cli.all_computer": "simulate : toutes les places doivent être tenues par l'ordinateur.",
+    "cli.solve_which": "Donner un jeu ({games}) ou --all.",
+    "cli.no_solver": "« solve » : pas de solveur pour {game}.",
+    "cli.needs_numpy": "Le solveur a besoin de numpy : pip install -e '.[solve]'.",
+    "cli.exactly_dice": "Il faut exactement {n} dés (par exemple : {example}).",
+})

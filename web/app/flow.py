@@ -71,10 +71,9 @@ class Flow:
 
     def cheer(self, before, action, text, by_bot):
         """The announcement of a person's action, headed by its moment of joy (if any)."""
-        joy = getattr(self.shell.view, "joy", None)
-        if by_bot or joy is None:
+        if by_bot:
             return text
-        words = joy(before, action, self.shell.match.state)
+        words = self.shell.view.joy(before, action, self.shell.match.state)
         if not words:
             return text
         self._celebrate(words, "joy")

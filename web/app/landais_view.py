@@ -15,6 +15,10 @@ position ({"scores": [...], "first": seat}).
 """
 
 from dom import by_id, clear, el, on, said, show
+from tray import DiceTray
+from view import View as BaseView
+from words import number as fmt
+from words import percent, plural, signed
 
 from pygames import GameError
 from pygames.core import quote
@@ -26,24 +30,6 @@ from pygames.messages import Name
 from pygames.messages import text as words
 
 NBSP, THIN = "\u00a0", "\u202f"
-
-
-def plural(n, word):
-    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
-
-
-def fmt(n):
-    """2150 → "2 150" (thin no-break space), −150 with a true minus sign."""
-    text = f"{abs(n):,}".replace(",", THIN)
-    return ("−" if n < 0 else "") + text
-
-
-def signed(n):
-    return ("+" if n > 0 else "") + fmt(n)
-
-
-def percent(p):
-    return f"{100 * p:.1f}".replace(".", ",") + NBSP + "%"
 
 
 def parse_points(text):
@@ -59,42 +45,27 @@ def parse_points(text):
     return int(clean)
 
 
-class View:
-    def __init__(self, shell):
-        self.shell = shell
-        self.dice_nodes = []
+class View(BaseView):
+    def __init__(self, table):
+        super().__init__(table)
+        self.tray = DiceTray(table, DICE, keeping=False)  # drawn only: every throw is of three
         self.rows = []
         self.openings = []  # [(contenders, faces)] of the opening throw, one per round of it
-        self.rolling = False
         self.greet = False  # a new match: say who won the opening throw with "Nouvelle partie"
         self.paper = None  # the paper start's nodes (built by build_setup_extra)
         self.paper_values = []  # the paper scores typed so far, by row
         self.paper_first = ""
+        self.first_series_over = False
 
-    @property
-    def match(self):
-        return self.shell.match
-
-    @property
-    def names(self):
-        return [p.name for p in self.match.players]
-
-    # --- hooks called by the shell ----------------------------------------------------
+    # --- hooks called by the shell (view.py) ---------------------------------------------
 
     def bind(self):
-        box = by_id("dice")
-        for i in range(DICE):
-            die = el("span", None, "die", data_die=i, data_face=0)
-            box.appendChild(die)
-            self.dice_nodes.append(die)
+        self.tray.bind()
         # The paper start's fields follow the player rows (the shell's handlers run first).
         on(by_id("add-player"), "click", lambda e: self._sync_paper())
         on(by_id("player-rows"), "click", lambda e: self._sync_paper())
         on(by_id("player-rows"), "input", lambda e: self._sync_paper())
         on(by_id("player-rows"), "change", lambda e: self._sync_paper())
-
-    def default_players(self, game):
-        return [{"name": name, "seat": seat} for name, seat in game.default_players]
 
     # --- setup: a game taken up from paper ----------------------------------------------
 
@@ -126,8 +97,7 @@ class View:
         self._sync_paper()
 
     def _setup_names(self):
-        return [name.value.strip() or f"Joueur {i + 1}"
-                for i, (_, name, _) in enumerate(self.shell.setup_rows)]
+        return self.table.setup_names()
 
     def _sync_paper(self):
         """One score field per player row, labelled with the row's name; typed values kept."""
@@ -192,56 +162,36 @@ class View:
         # The opening throw is chance only: its dice fall now and go into the record.
         self.greet = match.state.is_chance()
         match.advance_chance()
-        self.rolling = False
-        self.openings = self._replay_opening(match)
-        self.first_series_over = any(
-            a.notation() == "seal" for a in match.history) or self._a_series_ended(match)
+        self.openings, self.first_series_over = self._replay(match)
         self._build_tracks()
 
     @staticmethod
-    def _replay_opening(match):
-        state = match.game.new_state(match.players, match.options, match.start)
-        rounds, faces = [], []
-        for action in match.history:
-            if not state.contenders:
-                break
-            contenders = state.contenders
-            faces.append(action.faces[0])
-            state = state.apply(action)
-            if len(faces) == len(contenders):
-                rounds.append((contenders, tuple(faces)))
-                faces = []
-        return rounds
-
-    @staticmethod
-    def _a_series_ended(match):
-        state = match.game.new_state(match.players, match.options, match.start)
-        for action in match.history:
-            state = state.apply(action)
-            if state.last is not None and state.last.ended:
-                return True
-        return False
-
-    def restore_ui(self, blob):
-        pass  # everything on the table comes from the record
-
-    def ui_state(self):
-        return {}
+    def _replay(match):
+        """From the record: the opening throw's rounds [(contenders, faces)], and whether
+        a series is over yet (sealed, or ended by a throw)."""
+        rounds, faces, over = [], [], False
+        for step in match.positions():
+            state, action = step.before, step.action
+            if state.contenders:
+                faces.append(action.faces[0])
+                if len(faces) == len(state.contenders):
+                    rounds.append((state.contenders, tuple(faces)))
+                    faces = []
+            if isinstance(action, Seal) or (step.after.last is not None and step.after.last.ended):
+                over = True
+        return rounds, over
 
     def focus(self):
         if self.greet:
             self.greet = False
             text = self._opening_text()
             if text:
-                self.shell.announce(f"Nouvelle partie : {self.match.game.title}. {text}")
+                self.table.announce(f"Nouvelle partie : {self.match.game.title}. {text}")
         roll, seal = by_id("roll"), by_id("seal")
         if not roll.disabled:
             roll.focus()
         elif not seal.disabled:
             seal.focus()
-
-    def layout_changed(self):
-        pass  # nothing to measure: the felt panel is not sticky on this page
 
     def score_text(self, player, score):
         state = self.match.state
@@ -250,11 +200,11 @@ class View:
             text = f"{plural(state.manches_won[player], 'manche')}, {text}"
         return text
 
-    def before_chance(self, before, action):
-        self.rolling = isinstance(action, Roll)
-
-    async def preview_bot_action(self, state, action, pause):
-        return action
+    def moved(self, before, action, after):
+        if isinstance(action, Roll):
+            self.tray.throw_all()
+        if after.player != before.player or after.manche != before.manche:
+            self.first_series_over = True
 
     # --- what happened, in words --------------------------------------------------------
 
@@ -279,10 +229,8 @@ class View:
             parts.append(f"{who} : rien, le but serait dépassé.")
         return " ".join(parts)
 
-    def describe(self, p, action, before):
-        state, names = self.match.state, self.names
-        if state.player != before.player or state.manche != before.manche:
-            self.first_series_over = True
+    def describe(self, before, action, after):
+        p, state, names = before.current_player(), after, self.names
         target = state.rules.target
         if isinstance(action, Seal):
             total = before.sealed[p] + before.floating
@@ -307,7 +255,7 @@ class View:
             return text
         if state.player != p or isinstance(action, Seal):
             text += " Scores : " + ", ".join(f"{n} {fmt(s)}" for n, s in zip(names, state.sealed)) + "."
-            if state.player not in self.shell.bots:
+            if self.table.is_person(state.player):
                 text += f" À {names[state.player]} de lancer."
         return text
 
@@ -337,18 +285,18 @@ class View:
         if key in ("s", "S"):
             event.preventDefault()
             if self._can_seal():
-                self.shell.play(Seal())
+                self.table.play(Seal())
         elif key in (" ", "Enter", "Spacebar"):
             # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
             event.preventDefault()
             if self._can_roll():
-                self.shell.play(Roll())
+                self.table.play(Roll())
 
     def _can_roll(self):
-        return self.shell.human_turn() and self.match.state.can_roll
+        return self.table.my_turn and self.match.state.can_roll
 
     def _can_seal(self):
-        return self.shell.human_turn() and self.match.state.can_seal
+        return self.table.my_turn and self.match.state.can_seal
 
     # --- the advisor --------------------------------------------------------------------
 
@@ -394,7 +342,7 @@ class View:
         return nodes, summary + "."
 
     def take_advice(self, notation):
-        self.shell.play(self.shell.match.game.parse_action(notation))
+        self.table.play(notation)
 
     # --- drawing ----------------------------------------------------------------------
 
@@ -518,13 +466,7 @@ class View:
         # The dice: the last throw, dimmed once its series is over.
         faces = last.faces if last is not None else (0,) * DICE
         old = last is not None and (last.thrower != current or not self._last_is_news(state))
-        for i, die in enumerate(self.dice_nodes):
-            die.dataset.face = str(faces[i])
-            if self.rolling:
-                die.classList.remove("rolling")
-                die.offsetWidth  # restart the animation
-                die.classList.add("rolling")
-        self.rolling = False
+        self.tray.draw(faces)
         box = by_id("dice")
         box.classList.toggle("previous", old)
         if last is None:
@@ -581,7 +523,7 @@ class View:
         opening.textContent = text
         show(opening, bool(text))
         self._draw_info(state, current)
-        self.shell.hint(self.hint_text())
+        self.table.hint(self.hint_text())
 
     def _draw_info(self, state, current):
         info, phase = by_id("turn-info"), by_id("manche-info")
@@ -607,7 +549,7 @@ class View:
         if state.is_terminal() or state.is_chance():
             return ""
         name = Name(self.names[state.current_player()])
-        if not self.shell.human_turn():
+        if not self.table.my_turn:
             return said(name, " (ordinateur) joue…")
         if state.pending == "start":
             return said(name, ", lancez les dés (Espace ou Entrée).")

@@ -20,6 +20,9 @@ game starts).
 import asyncio
 
 from dom import by_id, clear, el, on, said, set_text, show
+from tray import DiceTray
+from view import View as BaseView
+from words import plural
 
 from pygames import GameError
 from pygames.core import Throw
@@ -32,49 +35,39 @@ from pygames.messages import text as words
 MAX_COINS = 21  # coins drawn per stack; the number is always written beside them
 
 
-def plural(n, word):
-    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
-
-
 def landed(before, action, throw):
     """The dice in their places once `throw` lands after `action` (a Roll) on `before`."""
     return before.apply(action).cup.land(throw.faces).dice
 
 
-class View:
-    def __init__(self, shell):
-        self.shell = shell
-        self.held = set()
-        self.held_for = None  # the hand (round, rampos, turn) the held dice belong to
-        self.dice_nodes = []
+def keepable(state):
+    """Dice may be kept between throws (décharge, throws left)."""
+    return bool(state.dice) and 0 < state.throws < state.limit
+
+
+def hand_id(state):
+    """The hand the kept dice belong to: this round's, this rampo's, this player's."""
+    return (state.round, state.rampos, state.turn)
+
+
+class View(BaseView):
+    # For the statistics (stats_view.py): a score is minus the tokens left, fewer is better.
+    stats_unit = "jetons"
+
+    def __init__(self, table):
+        super().__init__(table)
+        self.tray = DiceTray(table, DICE, redraw=self.render, keepable=keepable, hand=hand_id)
         self.rows = []
-        self.last_rolled = ()
         self.shown = None  # (player, dice in places, throws) of the last hand thrown
         self.log = []  # (round, sentence) of every round played
-        self.auto_generation = None  # the match generation a Charge auto runs for
+        self.auto = None  # the Charge auto under way (table.task)
         self.paper = None  # the setup's "partie sur papier" fields (build_setup_extra)
 
-    @property
-    def match(self):
-        return self.shell.match
-
-    @property
-    def names(self):
-        return [p.name for p in self.match.players]
-
-    # --- hooks called by the shell ----------------------------------------------------
+    # --- hooks called by the shell (view.py) ---------------------------------------------
 
     def bind(self):
-        on(by_id("dice"), "click", self._on_dice_click)
+        self.tray.bind()
         on(by_id("auto-charge"), "click", lambda e: self.auto_charge())
-        for i in range(DICE):
-            die = el("button", None, "die", type="button", data_die=i, data_face=0)
-            die.appendChild(el("span", str(i + 1), "num", aria_hidden="true"))
-            by_id("dice").appendChild(die)
-            self.dice_nodes.append(die)
-
-    def default_players(self, game):
-        return [{"name": name, "seat": seat} for name, seat in game.default_players]
 
     def build_setup_extra(self, box, game):
         """Optional: a game begun on paper (the pot, each player's tokens, who starts)."""
@@ -122,22 +115,15 @@ class View:
         return {"pot": pot[0], "tokens": tokens, "leader": int(leader) - 1}
 
     def adopt(self, match):
-        self.held = set()
-        self.held_for = None
-        self.last_rolled = ()
-        self.auto_generation = None
+        self.tray.drop()
         self._replay(match)
         self._build_seats()
 
     def restore_ui(self, blob):
-        held = blob.get("held", [])
-        state = self.match.state
-        if isinstance(held, list) and self._keepable(state):
-            self.held = {p for p in held if type(p) is int and 0 <= p < DICE}
-            self.held_for = self._hand_id(state)
+        self.tray.restore(blob)
 
     def ui_state(self):
-        return {"held": sorted(self.held)}
+        return self.tray.ui_state()
 
     def focus(self):
         roll, stop = by_id("roll"), by_id("stop")
@@ -146,17 +132,10 @@ class View:
         elif not stop.disabled and not stop.hidden:
             stop.focus()
 
-    def layout_changed(self):
-        pass  # nothing to measure: the felt panel is not sticky on this page (421.css)
-
     def score_text(self, player, score):
         return plural(-score, "jeton")
 
-    # For the statistics (stats_view.py): a score is minus the tokens left, fewer is better.
-    stats_unit = "jetons"
-
-    @staticmethod
-    def stats_value(score):
+    def stats_value(self, score):
         return -score
 
     def highlights(self, match):
@@ -165,36 +144,30 @@ class View:
                      and not step.after.rolling and sorted(step.after.dice) == [1, 2, 4])
         return {"421 obtenus": thrown}
 
-    def before_chance(self, before, action):
-        """Called once an action is applied, before the dice land."""
-        self.last_rolled = self.match.state.rolling
-
-    async def preview_bot_action(self, state, action, pause):
-        """Show the dice a computer keeps before it throws the others."""
-        if isinstance(action, Roll) and action.keep and state.dice:
-            places = state.cup.places_of(action.keep)
-            self.held = set(places)
-            self.held_for = self._hand_id(state)
-            self.render()
-            self.shell.announce(said(Name(self.names[state.current_player()]),
-                                     f" garde {' '.join(map(str, action.keep))}."))
-            await asyncio.sleep(pause)
-            return Roll(action.keep, places)
-        return action
-
-    def describe(self, p, action, before):
-        match, state = self.match, self.match.state
+    def moved(self, before, action, after):
+        """The last hand thrown stays in view once the table is cleared; a round's end goes
+        into the journal."""
+        self.tray.thrown(before, action)
+        match = self.match
         if isinstance(action, Roll) and match.history:
-            self.shown = (p, landed(before, action, match.history[-1]), before.throws + 1)
-        if state.last is not None and state.last is not before.last:
-            self.log.append((before.round, render(round_sentence(state.last, self.names))))
-        pieces = describe_events(state, self.names)
+            self.shown = (before.current_player(), landed(before, action, match.history[-1]),
+                          before.throws + 1)
+        if after.last is not None and after.last is not before.last:
+            self.log.append((before.round, render(round_sentence(after.last, self.names))))
+
+    async def preview(self, state, action, pause):
+        """Show the dice a computer keeps before it throws the others."""
+        return await self.tray.preview(state, action, pause)
+
+    def describe(self, before, action, after):
+        p, names = before.current_player(), self.names
+        pieces = describe_events(after, names)
         if isinstance(action, Roll) and action.keep:
-            pieces = said(Name(self.names[p]), f" garde {' '.join(map(str, action.keep))}. ") + pieces
-        if not state.is_terminal():
-            nxt = state.current_player()
-            if nxt != p and nxt not in self.shell.bots:
-                pieces = pieces + said(" À ", Name(self.names[nxt]), " de lancer.")
+            pieces = said(Name(names[p]), f" garde {' '.join(map(str, action.keep))}. ") + pieces
+        if not after.is_terminal():
+            nxt = after.current_player()
+            if nxt != p and self.table.is_person(nxt):
+                pieces = pieces + said(" À ", Name(names[nxt]), " de lancer.")
         return pieces
 
     def joy(self, before, action, after):
@@ -206,103 +179,60 @@ class View:
 
     def on_key(self, event):
         key = event.key
-        if key in ("1", "2", "3"):
-            event.preventDefault()
-            self.toggle(int(key) - 1)
-        elif key in ("s", "S"):
+        if self.tray.on_key(event):
+            return
+        if key in ("s", "S"):
             event.preventDefault()
             if self._can_stop():
-                self.shell.play(Stop())
+                self.table.play(Stop())
         elif key in (" ", "Enter", "Spacebar"):
             # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
             event.preventDefault()
             if self._can_roll():
-                self.shell.play_text(by_id("roll").dataset.action)
+                self.table.play(by_id("roll").dataset.action)
 
     # --- the player's hand ------------------------------------------------------------
 
-    @staticmethod
-    def _hand_id(state):
-        return (state.round, state.rampos, state.turn)
-
-    @staticmethod
-    def _keepable(state):
-        """Dice may be kept between throws (décharge, throws left)."""
-        return (not state.is_terminal() and not state.is_chance() and bool(state.dice)
-                and 0 < state.throws < state.limit)
-
-    def _held_now(self):
-        state = self.match.state
-        if self.held_for != self._hand_id(state) or not self._keepable(state):
-            self.held = set()
-        return self.held
-
     def _can_roll(self):
-        state = self.match.state
-        return (self.shell.human_turn() and state.throws < state.limit
-                and len(self._held_now()) < DICE)
+        state = self.table.state
+        return self.table.my_turn and state.throws < state.limit and len(self.tray.held) < DICE
 
     def _can_stop(self):
-        state = self.match.state
-        return self.shell.human_turn() and state.throws >= 1
-
-    def _roll_notation(self):
-        state = self.match.state
-        held = self._held_now()
-        if not held:
-            return "roll"
-        places = tuple(sorted(held))
-        return Roll(tuple(sorted(state.dice[p] for p in places)), places).notation()
-
-    def toggle(self, place):
-        state = self.match.state if self.match else None
-        if not self.shell.human_turn() or not self._keepable(state):
-            return
-        held = self._held_now()
-        held ^= {place}
-        self.held_for = self._hand_id(state)
-        self.shell.save()
-        self.render()
-        face = state.dice[place]
-        self.shell.announce(f"Dé {place + 1} ({face}) {'gardé' if place in held else 'relâché'}.")
-
-    def _on_dice_click(self, event):
-        die = event.target.closest("[data-die]")
-        if die:
-            self.toggle(int(die.dataset.die))
+        return self.table.my_turn and self.table.state.throws >= 1
 
     # --- Charge auto ------------------------------------------------------------------
 
     def _auto_possible(self):
-        state = self.match.state if self.match else None
+        match = self.match
+        state = match.state if match else None
         return (state is not None and not state.is_terminal() and not state.decharge
-                and any(p not in self.shell.bots for p in state.round_order))
+                and any(self.table.is_person(p) for p in state.round_order))
+
+    @property
+    def _auto_running(self):
+        return self.auto is not None and self.auto.running
 
     def auto_charge(self):
-        if self.auto_generation == self.shell.generation or not self._auto_possible():
+        if self._auto_running or not self._auto_possible() or self.table.replaying:
             return
-        self.auto_generation = self.shell.generation
+        self.auto = self.table.task(self._auto_loop)
         self.render()
-        asyncio.ensure_future(self._auto_loop(self.shell.generation))
 
-    async def _auto_loop(self, generation):
-        """Each human throw of the charge in turn; the computer's are the shell's."""
+    async def _auto_loop(self, live):
+        """Each person's throw of the charge in turn; the computer's are the shell's."""
         try:
-            while generation == self.shell.generation:
-                state = self.match.state
+            while live():
+                state = self.table.state
                 if state.is_terminal() or state.decharge:
                     break
-                if self.shell.human_turn():
-                    self.shell.play(Roll())
-                    await asyncio.sleep(0.05)  # let the page draw each throw
-                else:
-                    await asyncio.sleep(0.05)  # a computer is throwing (the shell's loop)
+                if self.table.my_turn:
+                    self.table.play(Roll())
+                await asyncio.sleep(0.05)  # let the page draw each throw (or a computer's)
         finally:
-            if self.auto_generation == generation:
-                self.auto_generation = None
-                if generation == self.shell.generation:
-                    self.render()
-                    self.focus()
+            if live():
+                self.auto = None
+                self.render()
+                self.focus()
 
     # --- the journal --------------------------------------------------------------------
 
@@ -452,8 +382,7 @@ class View:
         if state.is_chance():
             return
         current = state.current_player() if not state.is_terminal() else None
-        human = self.shell.human_turn()
-        held = self._held_now()
+        held = self.tray.held
         # The pot.
         self._coins(by_id("pot-coins"), state.pot)
         by_id("pot-count").textContent = plural(state.pot, "jeton") if state.pot else "vide"
@@ -463,25 +392,7 @@ class View:
         dice, owner = state.dice, None
         if not dice and self.shown is not None:
             owner, dice, shown_throws = self.shown
-        keepable = human and self._keepable(state)
-        for place, die in enumerate(self.dice_nodes):
-            face = dice[place] if dice else 0
-            die.dataset.face = str(face)
-            is_held = place in held and bool(state.dice)
-            die.setAttribute("aria-pressed", "true" if is_held else "false")
-            if not face:
-                label = f"Dé {place + 1} : pas encore lancé"
-            elif owner is not None:
-                label = f"Dé {place + 1} : {face} (main de {self.names[owner]})"
-            else:
-                label = f"Dé {place + 1} : {face}" + (", gardé" if is_held else "")
-            die.setAttribute("aria-label", label)
-            die.disabled = not keepable
-            if place in self.last_rolled and face:  # an empty slot never tumbles
-                die.classList.remove("rolling")
-                die.offsetWidth  # restart the animation
-                die.classList.add("rolling")
-        self.last_rolled = ()
+        self.tray.draw(None if owner is None else dice, None if owner is None else self.names[owner])
         by_id("dice").classList.toggle("previous", owner is not None)
         caption = by_id("dice-caption")
         if owner is not None:
@@ -497,7 +408,7 @@ class View:
         # The controls.
         roll, stop, auto = by_id("roll"), by_id("stop"), by_id("auto-charge")
         roll.disabled = not self._can_roll()
-        roll.dataset.action = self._roll_notation()
+        roll.dataset.action = self.tray.notation()
         kept = len(held)
         roll.textContent = (
             "Lancer les dés" if state.throws == 0
@@ -506,7 +417,7 @@ class View:
         stop.hidden = not state.decharge or state.is_terminal()
         stop.disabled = not self._can_stop()
         auto.hidden = state.decharge or state.is_terminal()
-        running = self.auto_generation == self.shell.generation
+        running = self._auto_running
         auto.disabled = running or not self._auto_possible()
         auto.textContent = "Charge auto en cours…" if running else "Charge auto"
         counter = by_id("roll-count")
@@ -515,7 +426,7 @@ class View:
         for i in range(state.limit if not state.is_terminal() else 0):
             counter.appendChild(el("i", None, "used" if i < state.throws else None))
         self._draw_info(state, current)
-        self.shell.hint(self.hint_text())
+        self.table.hint(self.hint_text())
 
     def _draw_info(self, state, current):
         info, phase = by_id("turn-info"), by_id("phase-info")
@@ -523,7 +434,7 @@ class View:
         clear(phase)
         if current is None:
             info.textContent = "Partie terminée."
-            set_text(phase, self.shell.family.text.reason(state.outcome(), self.names))
+            set_text(phase, self.table.family.text.reason(state.outcome(), self.names))
             return
         info.appendChild(el("span", f"Tour {state.round} · "))
         info.appendChild(el("span", self.names[current], "who"))
@@ -547,14 +458,14 @@ class View:
         if state.is_terminal():
             return ""
         name = self.names[state.current_player()]
-        if not self.shell.human_turn():
+        if not self.table.my_turn:
             return f"{name} (ordinateur) lance…"
-        if self.auto_generation == self.shell.generation:
+        if self._auto_running:
             return "Charge auto : les lancers de la charge se jouent."
         if state.throws == 0:
             if state.rampo:
                 return f"Rampo, {name} : lancez les trois dés (Espace ou Entrée)."
             return f"{name}, lancez les dés (Espace ou Entrée)."
-        if len(self.held) == DICE:
+        if len(self.tray.held) == DICE:
             return "Relâchez au moins un dé pour relancer, ou gardez votre main (S)."
         return "Touchez les dés à garder (1 à 3), relancez, ou gardez votre main (S)."

@@ -15,6 +15,9 @@ import asyncio
 
 from dom import by_id, clear, el, on, said
 from pyscript import document
+from tray import DiceTray
+from view import View as BaseView
+from words import plural
 
 from pygames.linotte import (
     DEFI,
@@ -44,10 +47,6 @@ APPEL_TEXT = {"full": "Full", "quinte": "Quinte", "carre": "Carré", "small": "S
               DEFI: "Défi"}
 
 
-def plural(n, word):
-    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
-
-
 def kind_text(kind):
     return words(kind_label(kind))
 
@@ -69,52 +68,28 @@ def svg(tag, **attrs):
     return node
 
 
-class View:
-    def __init__(self, shell):
-        self.shell = shell
-        self.held = set()
-        self.dice_nodes = []
+class View(BaseView):
+    def __init__(self, table):
+        super().__init__(table)
+        self.tray = DiceTray(table, 5, redraw=self.render,
+                             keepable=lambda state: bool(state.dice) and 0 < state.rolls < ROLLS,
+                             hand=lambda state: (state.player, state.board))
         self.cells = []
         self.rows = []
-        self.last_rolled = ()
         self.cursor = 12  # the board's roving tab stop (the centre first)
         self.last_move = None  # (player, events) of the last placement or pass
         self.last_cell = None
 
-    @property
-    def match(self):
-        return self.shell.match
-
-    @property
-    def names(self):
-        return [p.name for p in self.match.players]
-
-    # --- hooks called by the shell ----------------------------------------------------
+    # --- hooks called by the shell (view.py) ---------------------------------------------
 
     def bind(self):
-        dice = by_id("dice")
-        on(dice, "click", self._on_dice_click)
-        for i in range(5):
-            die = el("button", None, "die", type="button", data_die=i, data_face=0)
-            die.appendChild(el("span", str(i + 1), "num", aria_hidden="true"))
-            dice.appendChild(die)
-            self.dice_nodes.append(die)
+        self.tray.bind()
         board = by_id("board")
         on(board, "click", self._on_board_click)
         on(board, "focusin", self._on_board_focus)
 
-    def default_players(self, game):
-        return [{"name": name, "seat": seat} for name, seat in game.default_players]
-
-    def build_setup_extra(self, box, game):
-        clear(box)
-
-    def read_setup_extra(self, game, players):
-        return None
-
     def adopt(self, match):
-        self.held = set()
-        self.last_rolled = ()
+        self.tray.drop()
         self.cursor = 12
         self._build_board(match.state)
         self._build_scores(match)
@@ -141,17 +116,14 @@ class View:
         return last, cell
 
     def restore_ui(self, blob):
-        held = blob.get("held", [])
-        state = self.match.state
-        if isinstance(held, list) and state.dice and 0 < state.rolls < ROLLS:
-            self.held = {p for p in held if type(p) is int and 0 <= p < 5}
+        self.tray.restore(blob)
 
     def ui_state(self):
-        return {"held": sorted(self.held)}
+        return self.tray.ui_state()
 
     def focus(self):
         state = self.match.state
-        cells = state.placeable_cells() if self.shell.human_turn() else []
+        cells = state.placeable_cells() if self.table.my_turn else []
         roll = by_id("roll")
         if cells and (state.rolls >= ROLLS or roll.disabled):
             self._focus_cell(self.cursor if self.cursor in cells else cells[0])
@@ -160,37 +132,29 @@ class View:
         elif not by_id("pass").disabled:
             by_id("pass").focus()
 
-    def layout_changed(self):
-        pass  # nothing to measure: the felt panel is not sticky on this page
-
     def score_text(self, player, score):
         return plural(score, "point")
 
-    def before_chance(self, before, action):
-        self.last_rolled = self.match.state.rerolling
+    def moved(self, before, action, after):
+        self.tray.thrown(before, action)
         if isinstance(action, (Place, Pass)):
-            self.held = set()
-            self.last_move = (before.current_player(), events_text(self.match.state))
+            self.tray.drop()
+            self.last_move = (before.current_player(), events_text(after))
             self.last_cell = action.cell if isinstance(action, Place) else None
 
-    async def preview_bot_action(self, state, action, pause):
+    async def preview(self, state, action, pause):
         """Show the dice a computer keeps, or the cell it takes, for a moment."""
-        if isinstance(action, Roll) and action.keep:
-            places = state.cup.places_of(action.keep)
-            self.held = set(places)
-            self.render()
-            self.shell.announce(said(Name(self.names[state.current_player()]),
-                                     f" garde {' '.join(map(str, action.keep))}."))
-            await asyncio.sleep(pause)
-            return Roll(action.keep, places)
+        if isinstance(action, Roll):
+            return await self.tray.preview(state, action, pause)
         if isinstance(action, Place) and pause:
             self.cells[action.cell].classList.add("preview")
             await asyncio.sleep(pause)
             self.cells[action.cell].classList.remove("preview")
         return action
 
-    def describe(self, p, action, before):
-        state, name = self.match.state, Name(self.names[p])
+    def describe(self, before, action, after):
+        p = before.current_player()
+        state, name = after, Name(self.names[p])
         if isinstance(action, Place):
             return said(name, f" ({MARKS[p]}) : " + ", ".join(events_text(state)) + ".") + self._next_text(state)
         if isinstance(action, Pass):
@@ -206,7 +170,7 @@ class View:
             text += f" Appel {target} réussi." if state.appel_fulfilled() else f" Appel {target} pas encore réussi."
         elif state.sec_available():
             text += " Sec possible."
-        if self.shell.human_turn():
+        if self.table.my_turn:
             cells = state.placeable_cells()
             text += (" Cases possibles : " + ", ".join(cell_name(c) for c in cells) + "."
                      if cells else " Aucune case possible.")
@@ -219,7 +183,7 @@ class View:
         for i, (n, score) in enumerate(zip(self.names, state.scores())):
             out += said(", " if i else "", Name(n), f" {score}")
         out.append((".", False))
-        if state.current_player() not in self.shell.bots:
+        if self.table.is_person(state.current_player()):
             out += said(" À ", Name(self.names[state.current_player()]), " de jouer.")
         return out
 
@@ -239,13 +203,12 @@ class View:
 
     def on_key(self, event):
         key, target = event.key, event.target
-        if key in ("1", "2", "3", "4", "5"):
-            event.preventDefault()
-            self.toggle(int(key) - 1)
-        elif key in ("p", "P"):
+        if self.tray.on_key(event):
+            return
+        if key in ("p", "P"):
             event.preventDefault()
             if self._can_pass():
-                self.shell.play(Pass())
+                self.table.play(Pass())
         elif key in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"):
             cell = target.closest("[data-cell]") if hasattr(target, "closest") else None
             if cell is None or not by_id("board").contains(cell):
@@ -270,39 +233,16 @@ class View:
             # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
             event.preventDefault()
             if self._can_roll():
-                self.shell.play_text(by_id("roll").dataset.action)
+                self.table.play(by_id("roll").dataset.action)
 
     # --- the player's hand ------------------------------------------------------------
 
     def _can_roll(self):
-        state = self.match.state
-        return self.shell.human_turn() and state.rolls < ROLLS and len(self.held) < 5
+        state = self.table.state
+        return self.table.my_turn and state.rolls < ROLLS and len(self.tray.held) < 5
 
     def _can_pass(self):
-        state = self.match.state
-        return self.shell.human_turn() and state.rolls > 0
-
-    def _roll_notation(self):
-        state = self.match.state
-        if state.rolls == 0 or not self.held or not state.dice:
-            return "roll"
-        places = tuple(sorted(self.held))
-        return Roll(tuple(sorted(state.dice[p] for p in places)), places).notation()
-
-    def toggle(self, place):
-        state = self.match.state if self.match else None
-        if not self.shell.human_turn() or not state.dice or state.rolls >= ROLLS:
-            return
-        self.held ^= {place}
-        self.shell.save()
-        self.render()
-        face = state.dice[place]
-        self.shell.announce(f"Dé {place + 1} ({face}) {'gardé' if place in self.held else 'relâché'}.")
-
-    def _on_dice_click(self, event):
-        die = event.target.closest("[data-die]")
-        if die:
-            self.toggle(int(die.dataset.die))
+        return self.table.my_turn and self.table.state.rolls > 0
 
     def _on_board_click(self, event):
         cell = event.target.closest("[data-cell]")
@@ -310,10 +250,9 @@ class View:
             return
         i = int(cell.dataset.cell)
         self.cursor = i
-        if cell.hasAttribute("data-action") or not self.shell.human_turn():
+        if cell.hasAttribute("data-action") or not self.table.my_turn:
             return  # the shell plays it (or it is not the human's turn)
-        state = self.match.state
-        self.shell.hint(state.why_illegal(Place(i)))
+        self.table.hint(self.table.state.why_illegal(Place(i)))
 
     def _on_board_focus(self, event):
         cell = event.target.closest("[data-cell]")
@@ -393,7 +332,7 @@ class View:
         if state.is_chance():
             return
         current = state.current_player() if not state.is_terminal() else None
-        human = self.shell.human_turn()
+        human = self.table.my_turn
         placeable = set(state.placeable_cells()) if human else set()
         self._draw_board(state, placeable)
         self._draw_scores(state, current)
@@ -404,12 +343,12 @@ class View:
         clear(info)
         if current is None:
             info.textContent = "Partie terminée."
-            self.shell.hint("")
+            self.table.hint("")
             return
         info.appendChild(el("span", None, f"pawn p{current}", aria_hidden="true"))
         info.appendChild(el("span", self.names[current], "who"))
         info.appendChild(el("span", f" · lancer {state.rolls}/3"))
-        self.shell.hint(self.hint_text())
+        self.table.hint(self.hint_text())
 
     def _draw_board(self, state, placeable):
         runs = state.scoring_runs()
@@ -476,19 +415,7 @@ class View:
             row["turn"].textContent = "à jouer" if p == current else ""
 
     def _draw_dice(self, state, human):
-        for place, die in enumerate(self.dice_nodes):
-            face = state.dice[place] if state.dice else 0
-            die.dataset.face = str(face)
-            held = place in self.held and bool(state.dice)
-            die.setAttribute("aria-pressed", "true" if held else "false")
-            die.setAttribute("aria-label", f"Dé {place + 1} : {face}" + (", gardé" if held else "")
-                             if face else f"Dé {place + 1} : pas encore lancé")
-            die.disabled = not (human and state.dice and state.rolls < ROLLS)
-            if place in self.last_rolled and face:  # an empty slot never tumbles
-                die.classList.remove("rolling")
-                die.offsetWidth  # restart the animation
-                die.classList.add("rolling")
-        self.last_rolled = ()
+        self.tray.draw()
         caption = by_id("dice-caption")
         clear(caption)
         if state.target:
@@ -517,8 +444,8 @@ class View:
     def _draw_controls(self, state, human):
         roll = by_id("roll")
         roll.disabled = not self._can_roll()
-        roll.dataset.action = self._roll_notation()
-        kept = len(self.held) if state.dice else 0
+        roll.dataset.action = self.tray.notation()
+        kept = len(self.tray.held) if state.dice else 0
         roll.textContent = (
             "Lancer les dés" if state.rolls == 0
             else "Relancer" + (" (tout)" if not kept else f" ({5 - kept} dé{'s' if 5 - kept > 1 else ''})")
@@ -551,7 +478,7 @@ class View:
         state = self.match.state
         if state.is_terminal():
             return ""
-        if not self.shell.human_turn():
+        if not self.table.my_turn:
             return said(Name(self.names[state.current_player()]), " (ordinateur) réfléchit…")
         if state.rolls == 0:
             return "Lancez les dés (Espace ou Entrée)."

@@ -131,9 +131,7 @@ class ReplayView:
 
     def start(self):
         shell = self.shell
-        shell.replay = self
-        shell.generation += 1  # no computer loop, no left-over task acts
-        shell.bots = {}
+        shell.enter_replay(self)  # no computer loop, no left-over task acts
         document.body.dataset.replay = "on"
         leave = by_id("replay-leave")
         leave.setAttribute("href", window.location.href.split("#", 1)[0])
@@ -150,8 +148,8 @@ class ReplayView:
         match = self.replay.match
         # The seats as they were: the views describe a step as it was announced then (e.g.
         # "À Léa de lancer." only for a human); no computer plays (no loop is started).
-        shell.bots = {i: p.seat for i, p in enumerate(match.players) if p.is_computer}
-        shell._update_rules_panel(match.game, match.options)
+        shell.put_match(match)
+        shell.update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id
         by_id("replay-title").textContent = f"Replay : {match.game.title}"
         names = match.names
@@ -200,18 +198,20 @@ class ReplayView:
         k = max(0, min(k, replay.last))
         self.k = k
         if k == 0:
-            shell.match = replay.match_at(0)
+            shell.put_match(replay.match_at(0))
             view.adopt(shell.match)
             text = said("Début de la partie : ")
             for i, name in enumerate(shell.match.names):
                 text += said(", " if i else "", Name(name))
             text += said(".")
         else:
-            shell.match = replay.match_at(k - 1)
-            view.adopt(shell.match)  # the view as a game resumed just before this step
-            shell.match = replay.match_at(k)
-            actor, action, before = replay.move(k)
-            text = pieces_of(view.describe(actor, action, before))
+            # As in a game played live: the position before the step, then the step.
+            shell.put_match(replay.match_at(k - 1))
+            view.adopt(shell.match)
+            shell.put_match(replay.match_at(k))
+            _actor, action, before = replay.move(k)
+            view.moved(before, action, shell.match.state)
+            text = pieces_of(view.describe(before, action, shell.match.state))
             if k == replay.last and replay.finished:
                 outcome = shell.match.outcome()
                 reason = render(shell.family.text.reason(outcome, shell.match.names)) if outcome else []

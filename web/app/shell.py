@@ -50,6 +50,7 @@ from guard import (
 from pyscript import document, fetch, window
 from stats import STATS_KEY
 from stats_view import StatsView
+from table import Table
 from table_tools import TableTools
 
 from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, Player, load_match
@@ -57,10 +58,6 @@ from pygames.core import bot_for, default_name
 from pygames.messages import Msg, Name, plain, render
 
 DEFAULT_PACE_MS = 650
-
-
-def plural(n, word):
-    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
 
 
 class Shell:
@@ -88,7 +85,8 @@ class Shell:
         self.follow_pending = False  # a catch-up with another tab is scheduled
         self.last_saved = None  # the text this tab last saved (see _on_storage)
         self.replay = None  # a shared replay being shown (replay_view.py): read-only, never saved
-        self.view = import_module(self.family.view).View(self)
+        self.table = Table(self)  # what the view sees of the page (table.py)
+        self.view = import_module(self.family.view).View(self.table)
         self.tools = TableTools(self)  # Annuler, the computer's speed, confirm a 0
         self.flow = Flow(self)  # keys, focus after a turn, the computer's status, joy (flow.py)
         self.stats = StatsView(self)  # the Statistiques dialog; records each finished game
@@ -156,7 +154,7 @@ class Shell:
         self.bot_players = {}
         self.view.adopt(match)
         self.tools.adopt(match)
-        self._update_rules_panel(match.game, match.options)
+        self.update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id  # read by js/embed-dialog.js
         if self.family.game_tables(match.game, match.options) and (
                 self.family.advisor or "expert" in match.game.seats):
@@ -174,7 +172,7 @@ class Shell:
         on(by_id("table"), "click", self._on_table_click)
         on(document, "keydown", self._on_key)
         on(by_id("setup-form"), "submit", self._on_setup_submit)
-        on(by_id("setup-form"), "change", lambda e: self._update_rules_panel(*self._setup_choice()))
+        on(by_id("setup-form"), "change", lambda e: self.update_rules_panel(*self._setup_choice()))
         on(by_id("again"), "click", lambda e: self._again())
         on(by_id("to-setup"), "click", lambda e: self.show_setup())
         on(by_id("quit"), "click", self._on_quit)
@@ -188,7 +186,7 @@ class Shell:
             show(advise.parentNode, self.family.advisor)
         if analyse:
             on(analyse, "click", self._on_analyse)
-            show(analyse, hasattr(self.view, "analysis"))
+            show(analyse, self.view.has_analysis)
 
     # --- screens ----------------------------------------------------------------------
 
@@ -321,7 +319,7 @@ class Shell:
         self.view.build_setup_extra(by_id("setup-extra"), self._chosen_game())
         if self.embed:
             self._embed_setup()
-        self._update_rules_panel(*self._setup_choice())
+        self.update_rules_panel(*self._setup_choice())
 
     def _chosen_game(self):
         for radio in document.querySelectorAll("input[name=ruleset]"):
@@ -353,6 +351,11 @@ class Shell:
         """(row, name input, seat select) of each player row of the setup form."""
         return [(row, row.querySelector("input"), row.querySelector("select"))
                 for row in by_id("player-rows").querySelectorAll("li")]
+
+    def setup_names(self) -> list[str]:
+        """The names typed in the setup's player rows ("Joueur n" for an empty one)."""
+        return [name.value.strip() or str(default_name(i + 1, "human"))
+                for i, (_, name, _) in enumerate(self.setup_rows)]
 
     def _on_setup_submit(self, event):
         if event is not None:
@@ -425,7 +428,7 @@ class Shell:
 
     def play(self, action, by_bot=False):
         """Apply a player's action, let any dice fall, save, redraw."""
-        if self._stale():
+        if self.stale():
             return
         if not by_bot and self.tools.hold(action):
             return  # it waits for the player's confirmation (table_tools.py)
@@ -437,11 +440,11 @@ class Shell:
         except GameError as err:
             self.hint(str(err))
             return
-        self._close_advice()
-        self.view.before_chance(before, action)
-        self.match.advance_chance()
+        self.close_advice()
+        after = self.match.advance_chance()
+        self.view.moved(before, action, after)
         self.save()
-        text = self.flow.cheer(before, action, plain(pieces_of(self.view.describe(actor, action, before))),
+        text = self.flow.cheer(before, action, plain(pieces_of(self.view.describe(before, action, after))),
                                by_bot)
         self.announce(text)
         self.view.render()
@@ -487,7 +490,7 @@ class Shell:
             action = bot(state)
             self._record_decision(window.performance.now() - started)
             # The view may show the choice before it happens (e.g. the dice kept).
-            action = await self.view.preview_bot_action(state, action, self.pace / 2)
+            action = await self.view.preview(state, action, self.pace / 2)
             if generation != self.generation:
                 return
             self.play(action, by_bot=True)
@@ -547,7 +550,7 @@ class Shell:
     def _on_advise(self, event):
         panel = by_id("advice")
         if not panel.hidden:
-            self._close_advice()
+            self.close_advice()
             return
         by_id("advise").setAttribute("aria-expanded", "true")
         by_id("table").querySelector(".play").classList.add("advising")
@@ -557,7 +560,8 @@ class Shell:
         panel.appendChild(el("p", "Le conseiller réfléchit…", "hint"))
         asyncio.ensure_future(self._show_advice(self.generation, len(self.match.history)))
 
-    def _close_advice(self):
+    def close_advice(self):
+        """Close the advisor's panel (a move was played, or one was taken back)."""
         panel = by_id("advice")
         if not panel or panel.hidden:
             return
@@ -577,7 +581,7 @@ class Shell:
         self.hint(self.view.hint_text())
         nodes, summary = self.view.advice(self.match.state, tables)
         if not nodes:
-            self._close_advice()
+            self.close_advice()
             return
         self._fill(by_id("advice"), nodes)
         self.announce(summary)
@@ -745,7 +749,7 @@ class Shell:
             return  # the other tab's value is unreadable: keep ours, it saves over it
         self.hint("La partie a avancé dans un autre onglet : la voici telle qu'elle y est.")
 
-    def _stale(self):
+    def stale(self):
         """True (after catching up) if another tab changed the saved game since this one
         saved it: the action asked for was meant for a position that is gone."""
         if self.last_saved is None:
@@ -817,6 +821,30 @@ class Shell:
             return  # a form field, or Space/Enter on a control: the focused element's key
         self.view.on_key(event)
 
+    # --- what the shell's helpers (table_tools, replay_view, flow) may ask ------------
+
+    def interrupt(self):
+        """Whatever was under way for the position on the table stops: a computer's move
+        chosen meanwhile never plays, a view's task ends (a new match, an undo, a replay)."""
+        self.generation += 1
+
+    def set_pace(self, seconds):
+        """The computer's delay between moves."""
+        self.pace = seconds
+
+    def enter_replay(self, replay):
+        """A shared replay takes the table for the whole visit: nothing is saved, no
+        computer plays."""
+        self.replay = replay
+        self.interrupt()
+        self.bots = {}
+
+    def put_match(self, match):
+        """A replay's position on the table, its seats as they were (the views describe a
+        step as it was announced then); no computer plays it."""
+        self.match = match
+        self.bots = {i: p.seat for i, p in enumerate(match.players) if p.is_computer}
+
     # --- small services for the view --------------------------------------------------
 
     def hint(self, text):
@@ -827,7 +855,8 @@ class Shell:
         """Say it to screen readers (a text, a message or pieces)."""
         by_id("live").textContent = plain(pieces_of(text))
 
-    def _update_rules_panel(self, game, options):
+    def update_rules_panel(self, game, options):
+        """Show the parts of the Règles panel that the ruleset and options chosen follow."""
         for section in document.querySelectorAll("#rules [data-ruleset]"):
             show(section, section.dataset.ruleset == game.id)
         for node in document.querySelectorAll("#rules [data-option]"):

@@ -112,13 +112,10 @@ class StatsView:
                 texts.append(view.score_text(p, score))
             except Exception:
                 texts.append(str(score))
-        hook = getattr(view, "highlights", None)
-        marks = {}
-        if hook is not None:
-            try:
-                marks = {str(k): int(v) for k, v in (hook(match) or {}).items()}
-            except Exception:
-                marks = {}
+        try:
+            marks = {str(k): int(v) for k, v in (view.highlights(match) or {}).items()}
+        except Exception:
+            marks = {}
         args = stats.from_match(match, str(window.Date.new().toISOString()), texts, marks)
         store, added = stats.record_match(self.read(), **args)
         if not added:
@@ -183,14 +180,13 @@ class StatsView:
         by_id("stats-clear").disabled = stats.is_empty(store)
 
     def _value(self, score):
-        hook = getattr(self.shell.view, "stats_value", None)
-        return hook(score) if hook else score
+        return self.shell.view.stats_value(score)
 
     def _fmt(self, score):
         return stats.french_number(None if score is None else self._value(score))
 
     def _ruleset(self, section, game, summary, store):
-        unit = getattr(self.shell.view, "stats_unit", "points")
+        unit = self.shell.view.stats_unit
         facts = el("dl", None, "stats-facts")
         items = [("Parties jouées", str(summary["played"])),
                  (f"Meilleur score ({unit})", self._fmt(summary["best"])),

@@ -44,7 +44,7 @@ class TableTools:
         self.confirmed = None  # the action the player has just confirmed
         self.focus_back = None
         if "pace" not in query_params():
-            shell.pace = prefs.pace_seconds(self.prefs())
+            shell.set_pace(prefs.pace_seconds(self.prefs()))
 
     # --- preferences ------------------------------------------------------------------
 
@@ -178,11 +178,10 @@ class TableTools:
         self.refresh()
 
     def _question(self, state, action):
-        hook = getattr(self.shell.view, "confirm_text", None)
-        if hook is None or not self.prefs()["confirm_zero"]:
+        if not self.prefs()["confirm_zero"]:
             return None
         try:
-            return hook(state, action)
+            return self.shell.view.confirm(state, action)
         except Exception:
             return None  # a question must never stop a move
 
@@ -190,14 +189,14 @@ class TableTools:
 
     def undo(self):
         shell = self.shell
-        if not self.can_undo() or shell._stale():
+        if not self.can_undo() or shell.stale():
             return
         match = shell.match
         ply = len(match.history) - 1
         player = match.undo_player()
         match.undo()
-        shell.generation += 1  # a computer's move chosen for the position taken back never plays
-        shell._close_advice()
+        shell.interrupt()  # a computer's move chosen for the position taken back never plays
+        shell.close_advice()
         shell.view.adopt(match)  # per-match drawings (journals, last move) follow the history
         ui = self.uis.pop(ply, None)
         if ui:
@@ -241,7 +240,7 @@ class TableTools:
         value = event.target.value
         if value in prefs.PACE_MS:
             self.set_pref("pace", value)
-            self.shell.pace = prefs.PACE_MS[value] / 1000
+            self.shell.set_pace(prefs.PACE_MS[value] / 1000)
 
     # --- the confirmation dialog ------------------------------------------------------------
 

@@ -1,15 +1,18 @@
 """The Yams view: five dice and the score sheet of the Yams family (yams, yams-boite,
-yahtzee), drawn from the state; clicks and keys become action notations.
+yahtzee), drawn from the state; clicks and keys become moves through the table.
 
-The shell (shell.py) owns everything else. Kept dice are the page's own state until the
-next throw (`held`, saved with the game so that a reload keeps them); the roll button's
-``data-action`` always says what a click plays (``roll``, or ``keep 3 5 @1,4``).
+The shell (shell.py) owns everything else (view.py says what it asks of a view).  The dice
+tray (tray.py) keeps the dice a person holds until the turn is over (saved with the game,
+so that a reload keeps them); the roll button's ``data-action`` always says what a click
+plays (``roll``, or ``keep 3 5 @1,4``).
 """
-
-import asyncio
 
 from dom import by_id, clear, el, on, said
 from pyscript import document, window
+from tray import DiceTray
+from view import View as BaseView
+from words import decimal as points
+from words import plural
 
 from pygames.messages import Name, sentences
 from pygames.yams import UPPER_IDS, Roll, Score
@@ -20,63 +23,35 @@ ROLLS = 3
 NBSP = "\u00a0"  # a list of dice never breaks across lines
 
 
-def plural(n, word):
-    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
+class View(BaseView):
+    has_analysis = True
 
-
-def points(value):
-    return f"{value:.1f}".replace(".", ",")
-
-
-class View:
-    def __init__(self, shell):
-        self.shell = shell
-        self.held = set()
+    def __init__(self, table):
+        super().__init__(table)
+        self.tray = DiceTray(table, 5, redraw=self.render,
+                             keepable=lambda state: bool(state.dice) and 0 < state.rolls < ROLLS,
+                             hand=lambda state: (state.player, state.turn))
         self.cells = {}
         self.cell_cache = {}
         self.heads = []
-        self.dice_nodes = []
-        self.last_rolled = ()
         self.just_scored = None
 
-    @property
-    def match(self):
-        return self.shell.match
-
-    # --- hooks called by the shell ----------------------------------------------------
+    # --- hooks called by the shell (view.py) ---------------------------------------------
 
     def bind(self):
-        on(by_id("dice"), "click", self._on_dice_click)
+        self.tray.bind()
         on(window, "resize", lambda e: self.layout_changed())
-        for i in range(5):
-            die = el("button", None, "die", type="button", data_die=i, data_face=0)
-            die.appendChild(el("span", str(i + 1), "num", aria_hidden="true"))
-            by_id("dice").appendChild(die)
-            self.dice_nodes.append(die)
-
-    def default_players(self, game):
-        return [{"name": name, "seat": seat} for name, seat in game.default_players]
-
-    def build_setup_extra(self, box, game):
-        clear(box)
-
-    def read_setup_extra(self, game, players):
-        return None
 
     def adopt(self, match):
-        self.held = set()
-        self.last_rolled = ()
+        self.tray.drop()
         self.just_scored = None
         self._build_sheet()
 
     def restore_ui(self, blob):
-        held = blob.get("held", [])
-        state = self.match.state
-        if isinstance(held, list) and state.dice and 0 < state.rolls < ROLLS:
-            self.held = {p for p in held if type(p) is int and 0 <= p < 5}
+        self.tray.restore(blob)
 
     def ui_state(self):
-        return {"held": sorted(self.held)}
+        return self.tray.ui_state()
 
     def focus(self):
         by_id("roll").focus()
@@ -91,24 +66,17 @@ class View:
                    and len(step.before.dice) == 5 and len(set(step.before.dice)) == 1)
         return {("Yahtzee" if match.game.id == "yahtzee" else "Yams") + " réalisés": made}
 
-    def before_chance(self, before, action):
-        """Called once an action is applied, before the dice land."""
-        self.last_rolled = self.match.state.rerolling
+    def moved(self, before, action, after):
+        self.tray.thrown(before, action)
+        self.just_scored = (before.current_player(), action.box) if isinstance(action, Score) else None
         if isinstance(action, Score):
-            self.held = set()
+            self.tray.drop()
 
-    async def preview_bot_action(self, state, action, pause):
+    async def preview(self, state, action, pause):
         """Show the dice a computer keeps before it rolls the others."""
-        if isinstance(action, Roll) and action.keep:
-            self.held = set(state.places_of(action.keep))
-            self.render()
-            name = self.match.players[state.current_player()].name
-            self.shell.announce(f"{name} garde {' '.join(map(str, action.keep))}.")
-            await asyncio.sleep(pause)
-            return Roll(action.keep, tuple(sorted(self.held)))
-        return action
+        return await self.tray.preview(state, action, pause)
 
-    def confirm_text(self, state, action):
+    def confirm(self, state, action):
         """The shell's confirmation before a 0 (table_tools.py): a question when this box
         would get 0 while another box the player may fill would score; else None."""
         if not isinstance(action, Score) or state.is_chance() or state.is_terminal():
@@ -126,56 +94,30 @@ class View:
         return (f"Inscrire 0 dans la case « {label} » ? Avec ces dés, « {other} » rapporterait "
                 f"{plural(pts, 'point')}.", "Inscrire 0")
 
-    def describe(self, p, action, before):
-        match = self.match
-        self.just_scored = (p, action.box) if isinstance(action, Score) else None
-        persons = [i for i in range(len(match.players)) if i not in self.shell.bots]
-        return sentences(describe_move(before, action, match.state, match.names, persons))
+    def describe(self, before, action, after):
+        table = self.table
+        return sentences(describe_move(before, action, after, table.names, table.persons()))
 
     def joy(self, before, action, after):
-        """A moment of joy (the shell's hook): five of a kind thrown."""
+        """A moment of joy: five of a kind thrown."""
         if isinstance(action, Roll) and len(after.dice) == 5 and len(set(after.dice)) == 1:
             return "Yahtzee !" if self.match.game.id == "yahtzee" else "Yams !"
         return None
 
     def on_key(self, event):
-        key = event.key
-        if key in ("1", "2", "3", "4", "5"):
-            event.preventDefault()
-            self.toggle(int(key) - 1)
-        elif key in (" ", "Enter", "Spacebar"):
+        if self.tray.on_key(event):
+            return
+        if event.key in (" ", "Enter", "Spacebar"):
             # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
             event.preventDefault()
             if self._can_roll():
-                self.shell.play_text(by_id("roll").dataset.action)
+                self.table.play(by_id("roll").dataset.action)
 
     # --- the player's hand ------------------------------------------------------------
 
     def _can_roll(self):
-        state = self.match.state
-        return self.shell.human_turn() and state.rolls < ROLLS and len(self.held) < 5
-
-    def _roll_notation(self):
-        state = self.match.state
-        if state.rolls == 0 or not self.held or not state.dice:
-            return "roll"
-        places = tuple(sorted(self.held))
-        return Roll(tuple(sorted(state.dice[p] for p in places)), places).notation()
-
-    def toggle(self, place):
-        state = self.match.state if self.match else None
-        if not self.shell.human_turn() or not state.dice or state.rolls >= ROLLS:
-            return
-        self.held ^= {place}
-        self.shell.save()
-        self.render()
-        face = state.dice[place]
-        self.shell.announce(f"Dé {place + 1} ({face}) {'gardé' if place in self.held else 'relâché'}.")
-
-    def _on_dice_click(self, event):
-        die = event.target.closest("[data-die]")
-        if die:
-            self.toggle(int(die.dataset.die))
+        state = self.table.state
+        return self.table.my_turn and state.rolls < ROLLS and len(self.tray.held) < 5
 
     # --- drawing ----------------------------------------------------------------------
 
@@ -273,7 +215,7 @@ class View:
         if state.is_chance():
             return
         current = state.current_player() if not state.is_terminal() else None
-        human = self.shell.human_turn()
+        human = self.table.my_turn
         potential = state.potential() if human else {}
         legal = set(state.scorable()) if human else set()
         for p, th in enumerate(self.heads):
@@ -307,23 +249,11 @@ class View:
                 self._set_cell("primes", p, ("text", str(sheet.primes) if sheet.primes else "", cls))
             self._set_cell("lower", p, ("text", str(sheet.lower), cls))
             self._set_cell("total", p, ("text", str(sheet.total), cls))
-        for place, die in enumerate(self.dice_nodes):
-            face = state.dice[place] if state.dice else 0
-            die.dataset.face = str(face)
-            held = place in self.held and bool(state.dice)
-            die.setAttribute("aria-pressed", "true" if held else "false")
-            die.setAttribute("aria-label", f"Dé {place + 1} : {face}" + (", gardé" if held else "")
-                             if face else f"Dé {place + 1} : pas encore lancé")
-            die.disabled = not (human and state.dice and state.rolls < ROLLS)
-            if place in self.last_rolled and face:  # an empty slot never tumbles
-                die.classList.remove("rolling")
-                die.offsetWidth  # restart the animation
-                die.classList.add("rolling")
-        self.last_rolled = ()
+        self.tray.draw()
         roll = by_id("roll")
         roll.disabled = not self._can_roll()
-        roll.dataset.action = self._roll_notation()
-        kept = len(self.held)
+        roll.dataset.action = self.tray.notation()
+        kept = len(self.tray.held)
         roll.textContent = (
             "Lancer les dés" if state.rolls == 0
             else "Relancer" + (" (tout)" if not kept else f" ({5 - kept} dé{'s' if 5 - kept > 1 else ''})")
@@ -337,12 +267,12 @@ class View:
         clear(info)
         if current is None:
             info.textContent = "Partie terminée."
-            self.shell.hint("")
+            self.table.hint("")
             return
         info.appendChild(el("span", f"Tour {min(state.turn, state.turns)}/{state.turns} · "))
         info.appendChild(el("span", match.players[current].name, "who"))
         info.appendChild(el("span", f" · lancer {state.rolls}/3"))
-        self.shell.hint(self.hint_text())
+        self.table.hint(self.hint_text())
         by_id("advise").disabled = not human
         self.layout_changed()
 
@@ -362,14 +292,14 @@ class View:
         state = self.match.state
         if state.is_terminal():
             return ""
-        if not self.shell.human_turn():
+        if not self.table.my_turn:
             return said(Name(self.match.players[state.current_player()].name), " (ordinateur) réfléchit…")
         if state.rolls == 0:
             return "Lancez les dés (Espace ou Entrée)."
         joker = " Yam joker : il compte pleine valeur en bas." if state.joker_active() else ""
         if state.rolls >= ROLLS:
             return "Choisissez une case sur la feuille." + joker
-        if len(self.held) == 5:
+        if len(self.tray.held) == 5:
             return "Relâchez au moins un dé pour relancer, ou choisissez une case."
         return "Touchez les dés à garder (1 à 5), relancez, ou choisissez une case." + joker
 
@@ -411,15 +341,15 @@ class View:
         action = self.match.game.parse_action(notation)
         if isinstance(action, Roll) and action.keep:
             # Show the advised dice as kept; the player rolls when ready.
-            self.held = set(self.match.state.places_of(action.keep))
-            self.shell.save()
+            self.tray.keep(self.match.state.places_of(action.keep))
+            self.table.changed()
             self.render()
             by_id("roll").focus()
         elif isinstance(action, Roll):
-            self.held = set()
-            self.shell.play(Roll())
+            self.tray.drop()
+            self.table.play(Roll())
         else:
-            self.shell.play(action)
+            self.table.play(action)
 
     def analysis(self, match, tables):
         reviews = analyse(match, tables)

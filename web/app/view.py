@@ -1,0 +1,136 @@
+"""The contract between the shell and a game's view: every hook the shell calls, with its
+default and when it is called.
+
+A game's view (``<family view>.py``, e.g. yams_view.py) subclasses `View`, draws the state
+and turns clicks and keys into moves through its `Table` (table.py: the match, whose turn
+it is, one entry for a person's move, announcements).  It never names the shell, and the
+shell never probes it for a hook: what a view does not draw keeps the default here.
+
+Controls that play carry ``data-action="<notation>"`` inside ``#table``: the shell plays
+that notation when a person clicks one (the view keeps those attributes up to date).
+
+A move goes, in order: `preview` (a computer's move, shown before it is played), the rules
+apply it and its dice land, `moved` (the view's own state follows: kept dice dropped, the
+last move marked, a journal line), `describe` and `joy` (pure: the announcement), `render`.
+"""
+
+from __future__ import annotations
+
+
+class View:
+    #: The unit the statistics count a score in, and `stats_value` turns a score into it
+    #: (the 421: tokens left, fewer is better).
+    stats_unit = "points"
+    #: The end screen offers "Analyse de la partie" (`analysis`).
+    has_analysis = False
+
+    def __init__(self, table):
+        self.table = table
+
+    @property
+    def match(self):
+        return self.table.match
+
+    @property
+    def names(self) -> list[str]:
+        return self.table.names
+
+    # --- once, when the page starts ------------------------------------------------------
+
+    def bind(self) -> None:
+        """Build the table's fixed parts (dice, buttons) and listen to them."""
+
+    # --- the setup screen ---------------------------------------------------------------
+
+    def build_setup_extra(self, box, game) -> None:
+        """Each time the setup is shown: the view's own fields in `box` (a start on paper)."""
+        while box.firstChild:
+            box.removeChild(box.firstChild)
+
+    def read_setup_extra(self, game, players):
+        """When the setup is submitted: a starting position from those fields, or None;
+        a `GameError` is shown under the form."""
+        return None
+
+    # --- a match --------------------------------------------------------------------------
+
+    def adopt(self, match) -> None:
+        """A match is on the table: new, resumed, caught up from another tab, taken back by
+        an undo, or a replay's position.  Per-match drawings follow its history
+        (`Match.positions`)."""
+
+    def restore_ui(self, blob: dict) -> None:
+        """After `adopt` of a saved game: the page-only state `ui_state` saved with it."""
+
+    def ui_state(self) -> dict:
+        """The page-only state to save with the game (kept dice): a JSON object."""
+        return {}
+
+    # --- a move ---------------------------------------------------------------------------
+
+    async def preview(self, state, action, pause: float):
+        """A computer's move before it is played (show the dice it keeps for `pause`
+        seconds); returns the action to play (e.g. with the places of the kept dice)."""
+        return action
+
+    def moved(self, before, action, after) -> None:
+        """A move was played and its dice have landed: the view's own state follows."""
+
+    def describe(self, before, action, after):
+        """The move's announcement: a text, a message or pieces (names placed as data).
+        Pure: it changes nothing."""
+        return ""
+
+    def joy(self, before, action, after):
+        """A moment of joy for a person's move ("Yams !"), or None."""
+        return None
+
+    def confirm(self, state, action):
+        """Before a person's move: a question to ask first (or ``(question, button)``), or
+        None to play it at once (the Yams: a 0 while another box would score)."""
+        return None
+
+    # --- drawing and keys -------------------------------------------------------------------
+
+    def render(self) -> None:
+        """Draw the table from the state (after every move, and when shown)."""
+
+    def layout_changed(self) -> None:
+        """The window or the panels changed size (a sticky panel measures itself)."""
+
+    def focus(self) -> None:
+        """Put the keyboard focus where a person plays next (Lancer, in practice)."""
+
+    def hint_text(self):
+        """The line under the table for the position on it."""
+        return ""
+
+    def score_text(self, player: int, score: int) -> str:
+        """A player's score as the end screen says it."""
+        return str(score)
+
+    def on_key(self, event) -> None:
+        """A key the table may use (never one a focused control or field takes)."""
+
+    # --- the advisor, the analysis, the statistics -----------------------------------------
+
+    def advice(self, state, tables):
+        """The advisor's panel for `state`: (nodes, what to announce); ([], "") for none."""
+        return [], ""
+
+    def take_advice(self, notation: str) -> None:
+        """A choice of the advisor's panel was clicked."""
+        self.table.play(notation)
+
+    def analysis(self, match, tables) -> list:
+        """The end screen's analysis of the game: nodes (with `has_analysis`)."""
+        return []
+
+    def highlights(self, match) -> dict:
+        """For the statistics: what a finished game counts besides its scores
+        ({"Yams réalisés": 2})."""
+        return {}
+
+    def stats_value(self, score: int):
+        """A score in the statistics' unit (`stats_unit`)."""
+        return score

@@ -8,7 +8,7 @@
 PYTHON ?= python3
 NPM ?= npm
 PORT ?= 8000
-# Extra arguments for web/build.py, e.g. BUILD_ARGS="--base /pygames/"
+# Extra arguments for web/tools/build.py, e.g. BUILD_ARGS="--base /pygames/"
 BUILD_ARGS ?=
 
 # npm ci writes node_modules/.package-lock.json: redo it when the lock changes.
@@ -21,10 +21,10 @@ $(NODE_STAMP): package.json package-lock.json
 	@touch $@
 
 build: $(NODE_STAMP)
-	$(PYTHON) web/build.py $(BUILD_ARGS)
+	$(PYTHON) web/tools/build.py $(BUILD_ARGS)
 
 serve: build
-	$(PYTHON) web/serve.py $(PORT)
+	$(PYTHON) web/tools/serve.py $(PORT)
 
 # The test tools come from pyproject.toml's "test" extra: installed on first use.
 test-deps:

@@ -33,12 +33,12 @@ WEB = ROOT / "web"
 DIST = Path(os.environ.get("PYGAMES_DIST") or ROOT / "dist").resolve()
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
-for _path in (WEB, ROOT):  # web/build.py and serve.py; the pygames package (bench scripts)
+for _path in (WEB / "tools", ROOT):  # web/tools/build.py and serve.py; the pygames package
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-import build  # noqa: E402  (web/build.py)
-import serve  # noqa: E402  (web/serve.py)
+import build  # noqa: E402  (web/tools/build.py)
+import serve  # noqa: E402  (web/tools/serve.py)
 
 SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -96,12 +96,12 @@ class _Ids(HTMLParser):
 
 
 def _page(name):
-    """The page as built from its template (see web/build.py family_pages)."""
-    sys.path.insert(0, str(WEB))
+    """The page as built from its template (see web/tools/build.py family_pages)."""
+    sys.path.insert(0, str(WEB / "tools"))
     try:
         from build import family_pages
     finally:
-        sys.path.remove(str(WEB))
+        sys.path.remove(str(WEB / "tools"))
     return family_pages()[name]
 
 
@@ -155,7 +155,7 @@ def test_embed_page_is_next_to_the_pyscript_config(family):
     The game's files (embed.py, shell.py and the views among them) come with the interpreter."""
     text = _page(f"embed-{family}.html")
     assert f'<script type="py" config="pyscript.json">import shell; shell.main("{family}")</script>' in text
-    config = json.loads((WEB / "pyscript.json").read_text())
+    config = json.loads((WEB / "static" / "pyscript.json").read_text())
     # no `files`: js/pyodide-fast.mjs (the interpreter) writes the game's files itself
     assert config["interpreter"] == "./js/pyodide-fast.mjs" and "files" not in config
     # PyScript's plugins that these pages do not use are not loaded (nor their chunks)

@@ -164,7 +164,7 @@ def test_names_are_cut_out_of_sentences_for_isolation():
 
 
 def test_the_stylesheet_isolates_every_name():
-    css = (ROOT / "web" / "css" / "style.css").read_text(encoding="utf-8")
+    css = (ROOT / "web" / "static" / "css" / "style.css").read_text(encoding="utf-8")
     assert ".name, .who, .whose, bdi { unicode-bidi: isolate; }" in css
     shell = (ROOT / "web" / "app" / "shell.py").read_text(encoding="utf-8")
     assert 'el("span", players[p].name' not in shell

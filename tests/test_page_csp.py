@@ -1,5 +1,5 @@
-"""The Content-Security-Policy the build writes into every page (web/build.py) and the
-sandbox of the plain-iframe snippet (web/js/embed-dialog.js); the browser side is
+"""The Content-Security-Policy the build writes into every page (web/tools/build.py) and the
+sandbox of the plain-iframe snippet (web/static/js/embed-dialog.js); the browser side is
 e2e/test_page_safety.py (no violation during a full game)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "web"))
+sys.path.insert(0, str(ROOT / "web" / "tools"))
 
 import build  # noqa: E402
 
@@ -47,7 +47,7 @@ def test_the_early_snapshot_script_is_hashed(tmp_path):
 
 
 def test_the_plain_iframe_snippet_is_sandboxed():
-    js = (ROOT / "web" / "js" / "embed-dialog.js").read_text(encoding="utf-8")
+    js = (ROOT / "web" / "static" / "js" / "embed-dialog.js").read_text(encoding="utf-8")
     snippet = js[js.index("iframe: `<iframe"):js.index("</iframe>`")]
     assert 'sandbox="allow-scripts allow-same-origin' in snippet
     assert "allow-top-navigation" not in snippet

@@ -1,4 +1,4 @@
-"""The setup form the build writes into every game page (web/build.py setup_fields), usable
+"""The setup form the build writes into every game page (web/tools/build.py setup_fields), usable
 before Python starts (js/setup-early.js, e2e/test_page_early.py): it follows the registry,
 its data is JSON (not a script the page's policy would have to allow), and a hostile text
 in the registry would stay text."""
@@ -15,7 +15,7 @@ import pytest
 from pygames import FAMILIES
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "web"))
+sys.path.insert(0, str(ROOT / "web" / "tools"))
 
 import build  # noqa: E402
 

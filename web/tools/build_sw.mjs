@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Writes <out>/sw.js, the service worker of the built site, with workbox-build
-// (pinned in package.json).  Called by web/build.py as its last step:
+// (pinned in package.json).  Called by web/tools/build.py as its last step:
 //
-//     node web/build_sw.mjs <out-dir>
+//     node web/tools/build_sw.mjs <out-dir>
 //
 // * Precaches EVERY file of <out-dir> (the glob is the list: nothing is kept by
 //   hand), each with the md5 of its content as its revision, large files
@@ -36,7 +36,7 @@ import process from "node:process";
 
 const out = process.argv[2];
 if (!out) {
-  console.error("usage: node web/build_sw.mjs <out-dir>");
+  console.error("usage: node web/tools/build_sw.mjs <out-dir>");
   process.exit(2);
 }
 const globDirectory = path.resolve(out);
@@ -60,7 +60,7 @@ const { count, size, warnings } = await generateSW({
   // Files whose URL changes with their content need no revision, so Workbox fetches them
   // without a cache-busting parameter: what the first visit loaded comes from the HTTP
   // cache instead of being downloaded twice.  (The runtime's content-named files and the
-  // vendor directories named after their pinned versions, see web/build.py.)
+  // vendor directories named after their pinned versions, see web/tools/build.py.)
   dontCacheBustURLsMatching: /(?:-[0-9a-f]{16}\.(?:zip|tar\.gz|bin\.gz)$)|(?:(?:^|\/)vendor\/py(?:odide|script)-\d[^/]*\/)/,
   directoryIndex: "index.html",
   cleanupOutdatedCaches: true,

@@ -1,5 +1,5 @@
 // Every use of Pyodide's and PyScript's private or undocumented behaviour, in one module.
-// Runs in the browser (js/pyodide-fast.mjs, js/boot.js) and in Node (web/runtime/snapshot.mjs),
+// Runs in the browser (js/pyodide-fast.mjs, js/boot.js) and in Node (web/tools/runtime/snapshot.mjs),
 // so it touches no browser global at load time.
 //
 // Pinned: pyodide 314.0.7 and @pyscript/core 0.7.31 (package.json). When upgrading either,

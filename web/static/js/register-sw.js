@@ -1,4 +1,4 @@
-// Offline play: registers the service worker (sw.js, written by web/build.py) and offers a new
+// Offline play: registers the service worker (sw.js, written by web/tools/build.py) and offers a new
 // version when one is fully downloaded.  Every page includes it with one line:
 //     <script type="module" src="js/register-sw.js"></script>
 //

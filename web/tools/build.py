@@ -3,7 +3,7 @@
 
 Usage::
 
-    python web/build.py [--out dist] [--base /]
+    python web/tools/build.py [--out dist] [--base /]
 
 What ends up in the output directory:
 
@@ -17,7 +17,7 @@ What ends up in the output directory:
   the page's modules (``web/app/*.py``) at its top, so that writing it into
   Pyodide's working directory makes ``import pygames`` and ``import shell``
   work (js/pyodide-fast.mjs does, before PyScript gets the interpreter: no
-  ``files`` in pyscript.json); built as ``pygames.zip``, to which web/runtime/
+  ``files`` in pyscript.json); built as ``pygames.zip``, to which web/tools/runtime/
   adds the bytecode of the start-up modules and of PyScript's own package, then
   turns it into a reproducible .tar.gz named after its content (used by the tests'
   harness pages; no game page loads it, the service worker leaves it out);
@@ -27,7 +27,7 @@ What ends up in the output directory:
   js/pyodide-fast.mjs which one to write (``pages`` of its RUNTIME);
 * ``vendor/pyodide-<version>/``: the files of the ``pyodide`` npm package that
   a boot really requests (checked in headless Chromium, see below) but its
-  standard library, replaced by the precompiled one of ``web/runtime/``
+  standard library, replaced by the precompiled one of ``web/tools/runtime/``
   (``python_stdlib-<hash>.zip``; the stock zip, renamed, if Node is missing) and
   the memory snapshot made with it (``snapshot-<hash>.bin.gz``); their names
   are written into ``js/pyodide-fast.mjs`` (the ``interpreter`` of
@@ -40,7 +40,7 @@ What ends up in the output directory:
   build (hash of those), and
   ``.nojekyll``;
 * ``sw.js``: the service worker that precaches every file above for offline
-  play, written last by ``web/build_sw.mjs`` (workbox-build, from npm).
+  play, written last by ``web/tools/build_sw.mjs`` (workbox-build, from npm).
 
 The vendor directories are named after the versions pinned in package-lock.json
 (the sources write ``vendor/pyodide/`` and ``vendor/pyscript/``; the build
@@ -81,7 +81,7 @@ standard library and an empty lock file (the site loads no package).
 PyScript's core.js imports its plugin chunks (py-editor, py-game,
 py-terminal, donkey, error, deprecations-manager) on every page, even when
 unused, unless the config's ``plugins`` lists them as ``"!name"``, as
-web/pyscript.json does for all but ``error``; the codemirror/xterm chunks load
+web/static/pyscript.json does for all but ``error``; the codemirror/xterm chunks load
 only when a plugin needs them.
 """
 
@@ -91,7 +91,6 @@ import argparse
 import base64
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -101,18 +100,23 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import runtime  # noqa: E402  (web/runtime/: the faster-booting standard library)
+import runtime  # noqa: E402  (web/tools/runtime/: the faster-booting standard library)
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
 WEB = ROOT / "web"
+#: Copied into the output directory as they are (but for the build's values, see copy_static).
+STATIC = WEB / "static"
+#: The expert's solved tables (versioned data, read by pygames/ too): their .bin files are served.
+TABLES = WEB / "tables"
 PACKAGE = ROOT / "pygames"
 NODE_MODULES = ROOT / "node_modules"
 PYODIDE_SRC = NODE_MODULES / "pyodide"
 PYSCRIPT_SRC = NODE_MODULES / "@pyscript" / "core" / "dist"
 WORKBOX_SRC = NODE_MODULES / "workbox-build"
-SW_SCRIPT = WEB / "build_sw.mjs"
+SW_SCRIPT = HERE / "build_sw.mjs"
 
-#: The game's files as the build first writes them (a zip: web/runtime/ completes it, then
+#: The game's files as the build first writes them (a zip: web/tools/runtime/ completes it, then
 #: serves it as ``pygames-<hash>.tar.gz``, see runtime.build_runtime).
 PACKAGE_ZIP = "pygames.zip"
 
@@ -130,17 +134,10 @@ def locked_version(package: str) -> str:
 PYODIDE_DIR = f"vendor/pyodide-{locked_version('pyodide')}"
 PYSCRIPT_DIR = f"vendor/pyscript-{locked_version('@pyscript/core')}"
 VENDOR_REFS = {"vendor/pyodide/": PYODIDE_DIR + "/", "vendor/pyscript/": PYSCRIPT_DIR + "/"}
-#: Files of web/ where VENDOR_REFS are replaced.
+#: Files of web/static/ where VENDOR_REFS are replaced.
 VENDOR_REF_SUFFIXES = {".html", ".js", ".mjs", ".json"}
-#: The placeholder of web/js/pyodide-fast.mjs that the build fills with the runtime's names.
-RUNTIME_PLACEHOLDER = "/* filled in by web/build.py */ null"
-
-#: Build tooling that lives in web/ but is not part of the site; web/app/*.py goes into
-#: the game's files instead (bytecode included).
-WEB_EXCLUDED_TOP = {"build.py", "serve.py", "build_sw.mjs", "make_icons.py", "runtime", "app",
-                    "templates", "games"}
-WEB_EXCLUDED_ANY = {"__pycache__", ".DS_Store"}
-WEB_EXCLUDED_SUFFIXES = {".pyc", ".pyo", ".md"}
+#: The placeholder of web/static/js/pyodide-fast.mjs that the build fills with the runtime's names.
+RUNTIME_PLACEHOLDER = "/* filled in by web/tools/build.py */ null"
 
 #: Files of the pyodide npm package that a boot requests.  ``pyodide.asm.js``
 #: is the pre-0.28 name of ``pyodide.asm.mjs``; whichever exists is copied.
@@ -151,7 +148,7 @@ PYODIDE_FILES = (
     "pyodide.asm.wasm",
     "pyodide-lock.json",
 )
-# (python_stdlib.zip: written by web/runtime/, named after its content.)
+# (python_stdlib.zip: written by web/tools/runtime/, named after its content.)
 PYODIDE_REQUIRED = ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 #: Entry points of @pyscript/core's dist; the chunks they reference follow.
@@ -180,28 +177,25 @@ def _copy(src: Path, dst: Path) -> None:
     shutil.copy2(src, dst)
 
 
-def copy_web(out: Path) -> list[Path]:
+def copy_static(out: Path) -> list[Path]:
+    """Every file of web/static/ (dot files aside), at the same place under *out*, and the
+    expert's tables (web/tables/**/*.bin) under tables/."""
     copied = []
-    for dirpath, dirnames, filenames in os.walk(WEB):
-        rel_dir = Path(dirpath).relative_to(WEB)
-        dirnames[:] = sorted(d for d in dirnames if d not in WEB_EXCLUDED_ANY
-                             and not (rel_dir == Path(".") and d in WEB_EXCLUDED_TOP))
-        for name in sorted(filenames):
-            if name in WEB_EXCLUDED_ANY or Path(name).suffix in WEB_EXCLUDED_SUFFIXES:
-                continue
-            if rel_dir == Path(".") and name in WEB_EXCLUDED_TOP:
-                continue
-            dst = out / rel_dir / name
-            if Path(name).suffix in VENDOR_REF_SUFFIXES:
-                src = Path(dirpath) / name
-                text = render_page(src) if name.endswith(".html") else src.read_text(encoding="utf-8")
-                for ref, versioned in VENDOR_REFS.items():
-                    text = text.replace(ref, versioned)
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                dst.write_text(text, encoding="utf-8")
-            else:
-                _copy(Path(dirpath) / name, dst)
-            copied.append(dst)
+    sources = [(p, p.relative_to(STATIC)) for p in sorted(STATIC.rglob("*"))]
+    sources += [(p, p.relative_to(WEB)) for p in sorted(TABLES.rglob("*.bin"))]
+    for src, rel in sources:
+        if not src.is_file() or any(part.startswith(".") for part in rel.parts):
+            continue
+        dst = out / rel
+        if src.suffix in VENDOR_REF_SUFFIXES:
+            text = src.read_text(encoding="utf-8")
+            for ref, versioned in VENDOR_REFS.items():
+                text = text.replace(ref, versioned)
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.write_text(text, encoding="utf-8")
+        else:
+            _copy(src, dst)
+        copied.append(dst)
     return copied
 
 
@@ -405,8 +399,8 @@ def family_pages() -> dict[str, str]:
     return pages
 
 
-#: The placeholder of web/embed.js that the build fills with the registry's embed pages.
-EMBED_PAGES_PLACEHOLDER = "/* pages: filled in by web/build.py */ {}"
+#: The placeholder of web/static/embed.js that the build fills with the registry's embed pages.
+EMBED_PAGES_PLACEHOLDER = "/* pages: filled in by web/tools/build.py */ {}"
 
 
 def embed_pages() -> dict:
@@ -443,7 +437,7 @@ def package_modules() -> list[Path]:
 
 def zip_package(out: Path) -> Path:
     """``out/pygames.zip``: the package, stored as ``pygames/...``, and the page's modules
-    (web/app/*.py) at the top; web/runtime/ then adds bytecode and renames it."""
+    (web/app/*.py) at the top; web/tools/runtime/ then adds bytecode and renames it."""
     dst = out / PACKAGE_ZIP
     modules = package_modules()
     if not modules:
@@ -461,7 +455,7 @@ def zip_package(out: Path) -> Path:
 
 
 def page_roots() -> dict[str, list[str]]:
-    """Each game page's first modules, from which web/runtime/ finds the game files the page
+    """Each game page's first modules, from which web/tools/runtime/ finds the game files the page
     may import (runtime.page_entries): the shell, the game's view and its rules module."""
     from pygames import GAME_MODULES
 
@@ -594,12 +588,12 @@ def link_runtime(out: Path, manifest: dict) -> list[Path]:
     if config.get("files"):
         sys.exit("build.py: pyscript.json must not list `files`: js/pyodide-fast.mjs writes "
                  "the game's files itself")
-    return []  # both were copied by copy_web: already in the list
+    return []  # both were copied by copy_static: already in the list
 
 
 def write_service_worker(out: Path) -> tuple[Path, dict]:
     """Write ``out/sw.js`` (precaching every file now in *out*) with
-    ``web/build_sw.mjs``; call it last, once every other file is written.
+    ``web/tools/build_sw.mjs``; call it last, once every other file is written.
     Returns its path and ``{"count": files, "size": bytes, "seconds": ...}``."""
     node = shutil.which("node")
     if node is None:
@@ -674,13 +668,13 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
         shutil.rmtree(out)
     out.mkdir(parents=True)
 
-    files = copy_web(out)
+    files = copy_static(out)
     files += write_pages(out)
     package = zip_package(out)
     files += copy_pyodide(out)
     built = runtime.build_runtime(out / PYODIDE_DIR, package_zip=package, quiet=quiet,
                                   pages=page_roots())
-    files += built["files"]  # web/runtime/: stdlib, pygames-<hash>.tar.gz, snapshot
+    files += built["files"]  # web/tools/runtime/: stdlib, pygames-<hash>.tar.gz, snapshot
     files += link_runtime(out, built["manifest"])
     files += add_csp(out)
     files += copy_pyscript(out)

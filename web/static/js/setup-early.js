@@ -1,5 +1,5 @@
 // The setup screen, usable before Python is (a classic script at the end of <main>, after
-// js/view-early.js). The form is plain HTML written by web/build.py from the registry; this
+// js/view-early.js). The form is plain HTML written by web/tools/build.py from the registry; this
 // script keeps it working for the whole life of the page, before and after Python: the
 // ruleset changes its options (a <template> per ruleset) and the seats offered, player rows
 // are added and removed within the ruleset's range, and the last setup's choices come back
@@ -152,7 +152,7 @@
     return fixedGame ? radios()[0].value : null;
   }
 
-  // A device preference of the setup (web/build.py's SETUP_PREFERENCES): as stored in
+  // A device preference of the setup (web/tools/build.py's SETUP_PREFERENCES): as stored in
   // pygames:prefs (app/prefs.py; anything but false asks).
   function askZero() {
     var box = document.getElementById("ask-zero");

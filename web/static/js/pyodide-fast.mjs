@@ -1,7 +1,7 @@
-// PyScript's `interpreter` (web/pyscript.json): the vendored Pyodide's loadPyodide, plus the
-// memory snapshot of web/runtime/ when this browser already holds it.
+// PyScript's `interpreter` (web/static/pyscript.json): the vendored Pyodide's loadPyodide, plus the
+// memory snapshot of web/tools/runtime/ when this browser already holds it.
 //
-// * web/build.py fills in RUNTIME below: the content-named files of this build -- the
+// * web/tools/build.py fills in RUNTIME below: the content-named files of this build -- the
 //   precompiled standard library, the game's files (`pages`: for each game page, the
 //   pygames-<id>-<hash>.tar.gz of the modules that page may import -- shared core, its
 //   game, its view, the shell -- and their bytecode, written into Python's working
@@ -17,7 +17,7 @@
 //   from it, with the pygames modules already imported, instead of starting the interpreter
 //   and importing ~200 modules.  The first restore inflates the .gz in a worker
 //   (js/snapshot-worker.mjs) while Pyodide loads, and keeps the inflated form; the visits
-//   after read that, from the game page's first line (web/build.py's inline script).
+//   after read that, from the game page's first line (web/tools/build.py's inline script).
 //   Without a service worker: always the ordinary boot.  Any failure falls back to it.
 // * After a restore, `random` is reseeded from fresh entropy (its state was frozen in the
 //   snapshot); `secrets`/os.urandom read crypto.getRandomValues at each call anyway.
@@ -35,7 +35,7 @@ import { readTarGz } from "./untar.mjs";
 
 export { version };
 
-const RUNTIME = /* filled in by web/build.py */ null;
+const RUNTIME = /* filled in by web/tools/build.py */ null;
 
 const BASE = new URL("../vendor/pyodide/", import.meta.url);
 const boot = (window.pygamesBoot = { mode: "plain", stages: {} });
@@ -120,7 +120,7 @@ function loadHere(url) {
 async function cachedSnapshot() {
   if (!RUNTIME?.snapshot || typeof DecompressionStream !== "function" || !self.caches) return null;
   const url = new URL(RUNTIME.snapshot, BASE).href;
-  // The page's inline script may have started the read already (web/build.py writes it).
+  // The page's inline script may have started the read already (web/tools/build.py writes it).
   const early = window.pygamesEarlySnapshot?.url === url ? window.pygamesEarlySnapshot : null;
   const kept = await (early?.response ?? caches.open(INFLATED).then((c) => c.match(url))).catch(() => null);
   const fromGzip = () => {

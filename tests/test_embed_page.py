@@ -96,7 +96,7 @@ class _Ids(HTMLParser):
 
 
 def _page(name):
-    """The page as built from its template (see web/tools/build.py family_pages)."""
+    """The page as built from its template (see web/tools/pages.py)."""
     sys.path.insert(0, str(WEB / "tools"))
     try:
         from build import family_pages
@@ -161,4 +161,4 @@ def test_embed_page_is_next_to_the_pyscript_config(family):
     # PyScript's plugins that these pages do not use are not loaded (nor their chunks)
     assert {"!py-editor", "!py-terminal", "!py-game"} <= set(config["plugins"])
     # the storage fallback must run before PyScript, as a classic script
-    assert text.index('<script src="js/embed-storage.js"></script>') < text.index("vendor/pyscript/core.js")
+    assert text.index('<script src="js/embed-storage.js"></script>') < text.index("/core.js\"></script>")

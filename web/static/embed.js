@@ -23,7 +23,7 @@
   var script = document.currentScript;  // only defined while this script first runs
   var base = script && script.src ? script.src : location.href;
   var siteOrigin = new URL(base).origin;
-  var PAGES = /* pages: filled in by web/tools/build.py */ {};
+  var PAGES = /* build: embed_pages */ {};  // written by web/tools/build.py
   var PARAMS = ["game", "options", "players", "seed", "pace"];  // and "id", below
   var DEFAULT_HEIGHT = 420;
   var frames = [];  // our iframes; heights are accepted from these only

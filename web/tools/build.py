@@ -7,11 +7,12 @@ Usage::
 
 What ends up in the output directory:
 
-* every file of ``web/`` except the build tooling (``build.py``, ``serve.py``,
-  ``runtime/``, ``__pycache__``/``*.pyc``) and ``web/app/`` (see below) -- the
-  pages, js, css, ...; the game pages get, in place of their
-  ``<!-- runtime:early-snapshot -->`` line, the inline script that starts
-  reading the memory snapshot (EARLY_SNAPSHOT);
+* every file of ``web/static/`` as it is, but for the values the build writes into its
+  scripts (``/* build: NAME */``, see BUILD_VALUE: the runtime's names, the vendored
+  paths, embed.js's map), and the expert's tables (``web/tables/**/*.bin``);
+* the pages, written by Jinja2 from ``web/templates/``, ``web/games/<id>/`` and the
+  registry (web/tools/pages.py): ``<id>.html``, ``embed-<id>.html``, ``index.html``, each
+  with its Content-Security-Policy;
 * ``pygames-<hash>.tar.gz``: every ``.py`` module of the ``pygames/`` package,
   found by walking the tree (no hand-kept list), stored as ``pygames/...``, and
   the page's modules (``web/app/*.py``) at its top, so that writing it into
@@ -43,8 +44,8 @@ What ends up in the output directory:
   play, written last by ``web/tools/build_sw.mjs`` (workbox-build, from npm).
 
 The vendor directories are named after the versions pinned in package-lock.json
-(the sources write ``vendor/pyodide/`` and ``vendor/pyscript/``; the build
-replaces them), so that every large file's URL changes with its content.
+(the templates' ``vendor`` and the scripts' build values name them), so that every
+large file's URL changes with its content.
 
 Nothing at run time is fetched from another host: the page points PyScript at
 ``js/pyodide-fast.mjs`` (which loads the vendored Pyodide) through its config
@@ -88,7 +89,6 @@ only when a plugin needs them.
 from __future__ import annotations
 
 import argparse
-import base64
 import hashlib
 import json
 import re
@@ -100,6 +100,8 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import facts  # noqa: E402  (web/tools/facts.py: what the build reads from the registry)
+import pages  # noqa: E402  (web/tools/pages.py: the pages, from web/templates/)
 import runtime  # noqa: E402  (web/tools/runtime/: the faster-booting standard library)
 
 HERE = Path(__file__).resolve().parent
@@ -129,15 +131,17 @@ def locked_version(package: str) -> str:
 
 #: Where the runtimes go, relative to the output directory: named after their pinned
 #: versions, so that their URLs change with their content (the service worker then never
-#: downloads again what the page already has).  The sources write ``vendor/pyodide/`` and
-#: ``vendor/pyscript/``; the build puts these versioned paths in their place (VENDOR_REFS).
+#: downloads again what the page already has).  The pages name them through their templates'
+#: ``vendor``, the scripts through their build values (BUILD_VALUE).
 PYODIDE_DIR = f"vendor/pyodide-{locked_version('pyodide')}"
 PYSCRIPT_DIR = f"vendor/pyscript-{locked_version('@pyscript/core')}"
-VENDOR_REFS = {"vendor/pyodide/": PYODIDE_DIR + "/", "vendor/pyscript/": PYSCRIPT_DIR + "/"}
-#: Files of web/static/ where VENDOR_REFS are replaced.
-VENDOR_REF_SUFFIXES = {".html", ".js", ".mjs", ".json"}
-#: The placeholder of web/static/js/pyodide-fast.mjs that the build fills with the runtime's names.
-RUNTIME_PLACEHOLDER = "/* filled in by web/tools/build.py */ null"
+VENDOR = {"pyodide": PYODIDE_DIR, "pyscript": PYSCRIPT_DIR}
+
+#: A value the build writes into a script of web/static/: ``/* build: NAME */ DEFAULT``, the
+#: default a JSON literal (null, {} or a string) that the build replaces with NAME's value
+#: as JSON (see script_values).  The one way the build changes a file it copies.
+BUILD_VALUE = re.compile(r'/\* build: ([a-z_]+) \*/ (?:null|\{\}|"[^"\n]*")')
+SCRIPT_SUFFIXES = {".js", ".mjs"}
 
 #: Files of the pyodide npm package that a boot requests.  ``pyodide.asm.js``
 #: is the pre-0.28 name of ``pyodide.asm.mjs``; whichever exists is copied.
@@ -184,244 +188,29 @@ def copy_static(out: Path) -> list[Path]:
     sources = [(p, p.relative_to(STATIC)) for p in sorted(STATIC.rglob("*"))]
     sources += [(p, p.relative_to(WEB)) for p in sorted(TABLES.rglob("*.bin"))]
     for src, rel in sources:
-        if not src.is_file() or any(part.startswith(".") for part in rel.parts):
-            continue
-        dst = out / rel
-        if src.suffix in VENDOR_REF_SUFFIXES:
-            text = src.read_text(encoding="utf-8")
-            for ref, versioned in VENDOR_REFS.items():
-                text = text.replace(ref, versioned)
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            dst.write_text(text, encoding="utf-8")
-        else:
-            _copy(src, dst)
-        copied.append(dst)
+        if src.is_file() and not any(part.startswith(".") for part in rel.parts):
+            _copy(src, out / rel)
+            copied.append(out / rel)
     return copied
 
 
-_INCLUDE = re.compile(r"<!-- include ([\w.-]+\.html)#([\w-]+) -->")
-_FIELD = re.compile(r"\{\{(\w+)\}\}")
-
-
-def page_part(text: str, part: str, name: str = "page") -> str:
-    """The lines of a page between <!-- PART:begin --> and <!-- PART:end -->."""
-    begin, end = f"<!-- {part}:begin -->", f"<!-- {part}:end -->"
-    if text.count(begin) != 1 or text.count(end) != 1:
-        raise SystemExit(f"build.py: {name} must mark its part '{part}' exactly once")
-    return text[text.index(begin) + len(begin):text.index(end)].strip("\n")
-
-
-def render_page(page: Path) -> str:
-    """A page with its `<!-- include OTHER.html#PART -->` lines replaced by that part of the
-    other page (a file next to it)."""
-    text = page.read_text(encoding="utf-8")
-    return _INCLUDE.sub(
-        lambda m: page_part((page.parent / m.group(1)).read_text(encoding="utf-8"), m.group(2),
-                            m.group(1)), text)
-
-
-def fill(template: str, values: dict, name: str) -> str:
-    """`{{field}}` replaced by its value (already escaped or trusted markup)."""
-    def value(m):
-        if m.group(1) not in values:
-            raise SystemExit(f"build.py: {name}: no value for {{{{{m.group(1)}}}}}")
-        return values[m.group(1)]
-    return _FIELD.sub(value, template)
-
-
-def _registry():
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    from pygames import FAMILIES
-
-    return FAMILIES
-
-
-# --- the setup screen, written as plain HTML (usable before Python starts) ------------
-
-def _attr(name: str, value) -> str:
-    from html import escape
-
-    return f' {name}="{escape(str(value), quote=True)}"'
-
-
-def _option_markup(opt, value) -> str:
-    """One option of a ruleset, as the shell reads it (``[data-option]`` in #option-choices)."""
-    from html import escape
-
-    if opt.choices:
-        items = "".join(
-            f"<option{_attr('value', c)}{' selected' if c == value else ''}>{escape(str(c))}</option>"
-            for c in opt.choices)
-        return (f"<label><span>{escape(opt.label)}</span><select{_attr('name', 'opt-' + opt.id)}"
-                f"{_attr('data-option', opt.id)}>{items}</select></label>")
-    return (f"<label><input type=\"checkbox\"{_attr('data-option', opt.id)}"
-            f"{' checked' if value is True else ''}><span>{escape(opt.label)}</span></label>")
-
-
-def options_markup(game) -> str:
-    if not game.options:
-        return '<p class="empty">Aucune option pour cette règle.</p>'
-    return "".join(_option_markup(o, o.default) for o in game.options)
-
-
-def seats_markup(game, seat: str) -> str:
-    from html import escape
-
-    seat = seat if seat in game.seats else "human"
-    return "".join(f"<option{_attr('value', v)}{' selected' if v == seat else ''}>{escape(t)}</option>"
-                   for v, t in game.seats.items())
-
-
-def player_row_markup(game, n: int, name: str, seat: str, removable: bool) -> str:
-    return (f'<li><input type="text" maxlength="40" autocomplete="off"{_attr("aria-label", f"Nom du joueur {n}")}'
-            f'{_attr("value", name)}><select{_attr("aria-label", f"Joueur {n} : humain ou ordinateur")}>'
-            f'{seats_markup(game, seat)}</select><button type="button" class="ghost small remove"'
-            f'{"" if removable else " disabled"}>Retirer</button></li>')
-
-
-def setup_fields(family) -> dict[str, str]:
-    """The setup form of a family's page as the build writes it: the rulesets, the first
-    one's options and default players (what the shell would build), plus what
-    js/setup-early.js needs to change them before Python is there: a <template> of each
-    ruleset's options, one of a player row, and the registry's facts as JSON data (not a
-    script: no hash in the page's policy)."""
-    from html import escape
-
-    games = list(family.games)
-    first = games[0]
-    radios = []
-    for game in games:
-        summary = f"<small>{escape(game.summary)}</small>" if game.summary else ""
-        radios.append(
-            f'<label class="choice"><input type="radio" name="ruleset"{_attr("value", game.id)}'
-            f'{" checked" if game is first else ""}><span><strong>{escape(game.title)}</strong>'
-            f"{summary}</span></label>")
-    players = list(first.default_players)[: first.max_players]
-    while len(players) < first.min_players:
-        players.append((f"Joueur {len(players) + 1}", "simple" if "simple" in first.seats else "human"))
-    rows = [player_row_markup(first, i + 1, name, seat, len(players) > first.min_players)
-            for i, (name, seat) in enumerate(players)]
-    data = {
-        "family": family.id,
-        "rulesets": {
-            g.id: {
-                "min": g.min_players, "max": g.max_players,
-                "seats": [[v, t] for v, t in g.seats.items()],
-                "options": [{"id": o.id, "default": o.default, "choices": list(o.choices)}
-                            for o in g.options],
-                "players": [{"name": n, "seat": s} for n, s in g.default_players],
-            } for g in games
-        },
-    }
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")  # no tag
-    templates = [f'<template{_attr("id", "options-" + g.id)}>{options_markup(g)}</template>'
-                 for g in games]
-    templates.append('<template id="player-row"><li><input type="text" maxlength="40" '
-                     'autocomplete="off"><select></select><button type="button" '
-                     'class="ghost small remove">Retirer</button></li></template>')
-    templates.append(f'<script type="application/json" id="setup-data">{text}</script>')
-    return {
-        "setup_rulesets": "".join(radios),
-        "setup_rulesets_hidden": "" if len(games) > 1 else " hidden",
-        "setup_options": options_markup(first),
-        "setup_players": "".join(rows),
-        "setup_add_disabled": "" if len(players) < first.max_players else " disabled",
-        "setup_data": "\n    ".join(templates),
-    }
-
-
-#: A preference of this device a page may offer in its setup (web/games/<id>/page.json's
-#: "preferences"), read and written by web/app/table_tools.py in pygames:prefs.
-SETUP_PREFERENCES = {
-    "confirm_zero": (
-        '<p class="options match-setting"><label><input type="checkbox" id="ask-zero" checked>'
-        "<span>Demander avant d'inscrire un&nbsp;0 <small>(quand une autre case rapporterait des "
-        "points ; réglage de cet appareil)</small></span></label></p>"),
-}
-
-
-def setup_preferences(page: dict) -> str:
-    wanted = page.get("preferences", [])
-    unknown = [p for p in wanted if p not in SETUP_PREFERENCES]
-    if unknown:
-        sys.exit(f"build.py: unknown setup preference(s) in page.json: {unknown}")
-    return "".join(SETUP_PREFERENCES[p] for p in wanted)
-
-
-def family_pages() -> dict[str, str]:
-    """Every generated page: ``<id>.html`` and ``embed-<id>.html`` for each game of the
-    registry (web/templates/ + the game's web/games/<id>/table.html and rules.html), and
-    the home page with one card per game."""
-    from html import escape
-
-    templates = WEB / "templates"
-    game_t = (templates / "game.html").read_text(encoding="utf-8")
-    embed_t = (templates / "embed.html").read_text(encoding="utf-8")
-    pages: dict[str, str] = {}
-    cards = []
-    for family in _registry().values():
-        folder = WEB / "games" / family.id
-        if not (folder / "table.html").is_file():
-            # A game whose rules are registered before its page is written (tests/
-            # test_embed_page.py fails for it until then).
-            print(f"build.py: warning: no web/games/{family.id}/table.html: no page for "
-                  f"{family.id} yet", file=sys.stderr)
-            continue
-        extra = {}
-        if (folder / "page.json").is_file():
-            extra = json.loads((folder / "page.json").read_text(encoding="utf-8"))
-        values = {
-            "id": escape(family.id),
-            "title": escape(family.title),
-            "description": escape(extra.get("description", family.description)),
-            "rules_title": escape(extra.get("rules_title", f"Règles : {family.title}")),
-            "table": (folder / "table.html").read_text(encoding="utf-8").rstrip("\n"),
-            "rules": (folder / "rules.html").read_text(encoding="utf-8").rstrip("\n"),
-            **setup_fields(family),
-            "setup_preferences": setup_preferences(extra),
-        }
-        full = fill(game_t, values, f"{family.id}.html")
-        pages[f"{family.id}.html"] = full
-        embed = _INCLUDE.sub(lambda m: page_part(full, m.group(2), f"{family.id}.html"),
-                             fill(embed_t, values, f"embed-{family.id}.html"))
-        pages[f"embed-{family.id}.html"] = embed
-        cards.append(
-            f'      <li class="game-card" data-family="{values["id"]}">\n'
-            f'        <h2>{values["title"]}</h2>\n'
-            f'        <p>{escape(family.description)}</p>\n'
-            f'        <p class="players">{escape(family.players_text())}</p>\n'
-            f'        <p class="card-links"><a class="play-link" href="{values["id"]}.html">Jouer</a>\n'
-            f'          <a class="resume-link" href="{values["id"]}.html" hidden>Reprendre la partie</a></p>\n'
-            f'      </li>')
-    index = (templates / "index.html").read_text(encoding="utf-8")
-    pages["index.html"] = fill(index, {"cards": "\n".join(cards)}, "index.html")
-    return pages
-
-
-#: The placeholder of web/static/embed.js that the build fills with the registry's embed pages.
-EMBED_PAGES_PLACEHOLDER = "/* pages: filled in by web/tools/build.py */ {}"
+def family_pages(snapshot: str | None = None) -> dict[str, str]:
+    """Every page of the site (web/tools/pages.py), with this build's runtime paths."""
+    return pages.render_pages(VENDOR, snapshot)
 
 
 def embed_pages() -> dict:
+    """embed.js's map: each game page's embed form and its frame's title."""
     return {f.id: {"file": f"embed-{f.id}.html", "title": f"{f.title}, jeu de dés (pygames)"}
-            for f in _registry().values() if (WEB / "games" / f.id / "table.html").is_file()}
+            for f in pages.paged(facts.families())}
 
 
-def write_pages(out: Path) -> list[Path]:
+def write_pages(out: Path, manifest: dict) -> list[Path]:
+    snapshot = f"{PYODIDE_DIR}/{manifest['snapshot']}" if manifest.get("snapshot") else None
     written = []
-    for name, text in family_pages().items():
-        for ref, versioned in VENDOR_REFS.items():
-            text = text.replace(ref, versioned)
-        dst = out / name
-        dst.write_text(text, encoding="utf-8")
-        written.append(dst)
-    loader = out / "embed.js"
-    text = loader.read_text(encoding="utf-8")
-    if text.count(EMBED_PAGES_PLACEHOLDER) != 1:
-        sys.exit(f"build.py: embed.js must hold `{EMBED_PAGES_PLACEHOLDER}` exactly once")
-    loader.write_text(text.replace(EMBED_PAGES_PLACEHOLDER, json.dumps(embed_pages(), ensure_ascii=False)),
-                      encoding="utf-8")
+    for name, text in family_pages(snapshot).items():
+        (out / name).write_text(text, encoding="utf-8")
+        written.append(out / name)
     return written
 
 
@@ -457,10 +246,7 @@ def zip_package(out: Path) -> Path:
 def page_roots() -> dict[str, list[str]]:
     """Each game page's first modules, from which web/tools/runtime/ finds the game files the page
     may import (runtime.page_entries): the shell, the game's view and its rules module."""
-    from pygames import GAME_MODULES
-
-    return {f.id: ["shell", f.view, f"{PACKAGE.name}.{GAME_MODULES[f.id]}"]
-            for f in _registry().values() if (WEB / "games" / f.id / "table.html").is_file()}
+    return {f.id: ["shell", f.view, f.rules_module] for f in pages.paged(facts.families())}
 
 
 def copy_pyodide(out: Path) -> list[Path]:
@@ -539,56 +325,45 @@ def write_build_info(out: Path, base: str, files: list[Path], manifest: dict) ->
     return dst
 
 
-#: In a page's <head>, replaced by the build with EARLY_SNAPSHOT (or nothing without a
-#: snapshot): the line that starts Python's start-up before any script is loaded.
-EARLY_MARKER = "<!-- runtime:early-snapshot -->"
-#: An inline script: reading the memory snapshot's inflated form (kept in Cache Storage by
-#: an earlier visit, js/snapshot-inflate.mjs) begins while the page parses, some 100 ms
-#: before js/pyodide-fast.mjs, which takes it over, is loaded.  Reads only; never a request.
-EARLY_SNAPSHOT = """<script>
-  // Python's memory snapshot, if an earlier visit kept it: read from now on (js/pyodide-fast.mjs).
-  if (self.caches) {
-    const url = new URL(%(path)s, location.href).href;
-    const response = caches.open("pygames-snapshot-inflated").then((c) => c.match(url));
-    const buffer = response.then((r) => (r ? r.arrayBuffer() : null));
-    buffer.catch(() => {});
-    window.pygamesEarlySnapshot = { url, response, buffer };
-  }
-  </script>"""
+def script_values(manifest: dict) -> dict:
+    """The build's values of the scripts (BUILD_VALUE): the runtime's content-named files for
+    js/pyodide-fast.mjs (stdlib, package, pages, snapshot, and an empty Pyodide lock file:
+    the site loads no package, which spares the page fetching and indexing its 357
+    entries), the vendored Pyodide's paths, and embed.js's map of the games."""
+    runtime_names = {k: manifest[k] for k in ("stdlib", "package", "pages", "snapshot")}
+    lock = json.loads((PYODIDE_SRC / "pyodide-lock.json").read_text(encoding="utf-8"))
+    runtime_names["lock"] = {"info": lock["info"], "packages": {}}
+    return {
+        "runtime": runtime_names,
+        "pyodide_module": f"../{PYODIDE_DIR}/pyodide.mjs",
+        "pyodide_dir": f"../{PYODIDE_DIR}/",
+        "embed_pages": embed_pages(),
+    }
 
 
-def early_snapshot_script(manifest: dict) -> str:
-    if not manifest.get("snapshot"):
-        return ""
-    return EARLY_SNAPSHOT % {"path": json.dumps(f"{PYODIDE_DIR}/{manifest['snapshot']}")}
+def fill_scripts(out: Path, files: list[Path], values: dict) -> None:
+    """Write the build's values into the copied scripts (BUILD_VALUE); a name without a
+    value, or a value no script asks for, stops the build."""
+    used = set()
 
+    def value(m):
+        if m.group(1) not in values:
+            raise SystemExit(f"build.py: no build value {m.group(1)!r} (in {path.name})")
+        used.add(m.group(1))
+        return json.dumps(values[m.group(1)], ensure_ascii=False, sort_keys=True)
 
-def link_runtime(out: Path, manifest: dict) -> list[Path]:
-    """Point the site at this build's content-named runtime files: the RUNTIME constant of
-    js/pyodide-fast.mjs (stdlib, package, pages, snapshot), and the game pages' inline script that
-    starts reading the snapshot.  Returns the files rewritten."""
-    fast = out / "js" / "pyodide-fast.mjs"
-    text = fast.read_text(encoding="utf-8")
-    if text.count(RUNTIME_PLACEHOLDER) != 1:
-        sys.exit(f"build.py: {fast.name} must hold `{RUNTIME_PLACEHOLDER}` exactly once")
-    names = {k: manifest[k] for k in ("stdlib", "package", "pages", "snapshot")}
-    # The site loads no Pyodide package: an empty lock file (with the real one's "info",
-    # which Pyodide checks) spares the page fetching and indexing its 357 entries.
-    lock = json.loads((out / PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
-    names["lock"] = {"info": lock["info"], "packages": {}}
-    fast.write_text(text.replace(RUNTIME_PLACEHOLDER, json.dumps(names, sort_keys=True)),
-                    encoding="utf-8")
-    # The game pages start reading the snapshot's inflated form at once (see EARLY_SNAPSHOT).
-    early = early_snapshot_script(manifest)
-    for page in sorted(out.glob("*.html")):
-        text = page.read_text(encoding="utf-8")
-        if EARLY_MARKER in text:
-            page.write_text(text.replace(EARLY_MARKER, early), encoding="utf-8")
+    for path in files:
+        if path.suffix in SCRIPT_SUFFIXES:
+            text = path.read_text(encoding="utf-8")
+            filled = BUILD_VALUE.sub(value, text)
+            if filled != text:
+                path.write_text(filled, encoding="utf-8")
+    if set(values) - used:
+        raise SystemExit(f"build.py: no script asks for {sorted(set(values) - used)}")
     config = json.loads((out / "pyscript.json").read_text(encoding="utf-8"))
     if config.get("files"):
         sys.exit("build.py: pyscript.json must not list `files`: js/pyodide-fast.mjs writes "
                  "the game's files itself")
-    return []  # both were copied by copy_static: already in the list
 
 
 def write_service_worker(out: Path) -> tuple[Path, dict]:
@@ -617,46 +392,6 @@ def normalise_base(base: str) -> str:
     return base
 
 
-#: The Content-Security-Policy of every page; %(hashes)s: the sha256 of each inline script.
-#: PyScript needs 'unsafe-eval' (it calls Function()); nothing else runs but the site's files.
-CSP = ("default-src 'none'; script-src 'self' 'unsafe-eval'%(hashes)s; style-src 'self'; "
-       "img-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
-       "font-src 'self'; form-action 'none'; object-src 'none'; base-uri 'none'")
-CHARSET = '<meta charset="utf-8">'
-INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
-JS_TYPES = ("", "module", "text/javascript", "application/javascript")
-
-
-def inline_script_hashes(html: str) -> list[str]:
-    """'sha256-…' of every inline JavaScript script of a page (not src=, not type="py")."""
-    hashes = []
-    for m in INLINE_SCRIPT.finditer(html):
-        attrs = m.group("attrs")
-        kind = re.search(r'\btype="([^"]*)"', attrs)
-        if re.search(r"\bsrc=", attrs) or (kind and kind.group(1).lower() not in JS_TYPES):
-            continue
-        digest = hashlib.sha256(m.group("body").encode("utf-8")).digest()
-        hashes.append("'sha256-" + base64.b64encode(digest).decode("ascii") + "'")
-    return hashes
-
-
-def content_security_policy(html: str) -> str:
-    hashes = "".join(" " + h for h in dict.fromkeys(inline_script_hashes(html)))
-    return CSP % {"hashes": hashes}
-
-
-def add_csp(out: Path) -> list[Path]:
-    """A CSP meta tag right after each page's charset (before any script), once the
-    inline scripts are final (after link_runtime)."""
-    for page in sorted(out.glob("*.html")):
-        text = page.read_text(encoding="utf-8")
-        if CHARSET not in text:
-            sys.exit(f"build.py: {page.name} must start its <head> with {CHARSET}")
-        meta = f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(text)}">'
-        page.write_text(text.replace(CHARSET, CHARSET + "\n  " + meta, 1), encoding="utf-8")
-    return []  # written by write_pages: already in the list
-
-
 def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False) -> dict:
     """Build the site into *out*; returns a summary dict."""
     start = time.perf_counter()
@@ -669,14 +404,14 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     out.mkdir(parents=True)
 
     files = copy_static(out)
-    files += write_pages(out)
     package = zip_package(out)
     files += copy_pyodide(out)
     built = runtime.build_runtime(out / PYODIDE_DIR, package_zip=package, quiet=quiet,
                                   pages=page_roots())
     files += built["files"]  # web/tools/runtime/: stdlib, pygames-<hash>.tar.gz, snapshot
-    files += link_runtime(out, built["manifest"])
-    files += add_csp(out)
+    # Once the runtime's content-named files are known: the pages and the scripts name them.
+    files += write_pages(out, built["manifest"])
+    fill_scripts(out, files, script_values(built["manifest"]))
     files += copy_pyscript(out)
     nojekyll = out / ".nojekyll"
     nojekyll.touch()

@@ -1,9 +1,9 @@
 // PyScript's `interpreter` (web/static/pyscript.json): the vendored Pyodide's loadPyodide, plus the
 // memory snapshot of web/tools/runtime/ when this browser already holds it.
 //
-// * web/tools/build.py fills in RUNTIME below: the content-named files of this build -- the
-//   precompiled standard library, the game's files (`pages`: for each game page, the
-//   pygames-<id>-<hash>.tar.gz of the modules that page may import -- shared core, its
+// * web/tools/build.py writes RUNTIME below (and the vendored Pyodide's paths, `build:`
+//   values): the content-named files of this build -- the precompiled standard library,
+//   the game's files (`pages`: for each game page, the pygames-<id>-<hash>.tar.gz of the modules that page may import -- shared core, its
 //   game, its view, the shell -- and their bytecode, written into Python's working
 //   directory here; the page is `<html data-family>`; `package`, every module, for a page
 //   that names none), the memory snapshot made with exactly those (or null; one for every
@@ -28,16 +28,16 @@
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
 //   Python" (js/boot.js shows them), and window.pygamesBoot = {mode, snapshotFrom, skipped,
 //   archive (the game files' name), stages (ms)}.
-import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.mjs";
+import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, expand } from "./snapshot-inflate.mjs";
 import { PROGRESS_EVENT, WASM_FAILURE_LOG, restoreOptions, writeFiles } from "./runtime-internals.mjs";
 import { readTarGz } from "./untar.mjs";
 
 export { version };
 
-const RUNTIME = /* filled in by web/tools/build.py */ null;
+const RUNTIME = /* build: runtime */ null;
 
-const BASE = new URL("../vendor/pyodide/", import.meta.url);
+const BASE = new URL(/* build: pyodide_dir */ "../vendor/pyodide/", import.meta.url);
 const boot = (window.pygamesBoot = { mode: "plain", stages: {} });
 
 function stage(name, detail) {

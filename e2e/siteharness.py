@@ -84,6 +84,17 @@ document.body.dataset.status = "ok " + sys.version.split()[0] + " " + ",".join(p
     }
 
 
+#: What the tests read of a page's one global, ``window.pygames`` (README, "window.pygames"):
+#: how Python started (js/pyodide-fast.mjs), when the shell was ready, the page before
+#: Python (js/view-early.js), the moments of joy (js/joy.js), the computer's decision times
+#: (kept when a test sets the array first).  The ready signal itself is <body data-ready>.
+PAGE_BOOT = "window.pygames.boot"
+PAGE_READY_AT = "window.pygames.readyAt"
+PAGE_EARLY = "window.pygames.early"
+PAGE_EARLY_AT = "window.pygames.earlyAt"
+PAGE_JOY = "window.pygames.joy"
+PAGE_BOT_TIMES = "window.pygames.botTimes"
+
 PYODIDE_DIR = build.PYODIDE_DIR
 PYSCRIPT_DIR = build.PYSCRIPT_DIR
 PYODIDE_MJS = f"{build.PYODIDE_DIR}/pyodide.mjs"

@@ -3,8 +3,9 @@
 //
 // * web/tools/build.py writes RUNTIME below (and the vendored Pyodide's paths, `build:`
 //   values): the content-named files of this build -- the precompiled standard library,
-//   the game's files (`pages`: for each game page, the pygames-<id>-<hash>.tar.gz of the modules that page may import -- shared core, its
-//   game, its view, the shell -- and their bytecode, written into Python's working
+//   the game's files (`pages`: for each game page, the pygames-<id>-<hash>.tar.gz of the
+//   modules that page may import -- shared core, its game, its view, the shell -- and
+//   their bytecode, written into Python's working
 //   directory here; the page is `<html data-family>`; `package`, every module, for a page
 //   that names none), the memory snapshot made with exactly those (or null; one for every
 //   page, every game imported) -- and an empty Pyodide lock file (the site loads no package:
@@ -26,7 +27,7 @@
 //   is the same instance): the boot starts before PyScript, once its own chunks and config
 //   are loaded, asks for the interpreter, and overlaps them.
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
-//   Python" (js/boot.js shows them), and window.pygamesBoot = {mode, snapshotFrom, skipped,
+//   Python" (js/boot.js shows them), and window.pygames.boot = {mode, snapshotFrom, skipped,
 //   archive (the game files' name), stages (ms)}.
 import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, expand } from "./snapshot-inflate.mjs";
@@ -38,7 +39,7 @@ export { version };
 const RUNTIME = /* build: runtime */ null;
 
 const BASE = new URL(/* build: pyodide_dir */ "../vendor/pyodide/", import.meta.url);
-const boot = (window.pygamesBoot = { mode: "plain", stages: {} });
+const boot = ((window.pygames ??= {}).boot = { mode: "plain", stages: {} });
 
 function stage(name, detail) {
   boot.stages[name] = performance.now();
@@ -121,7 +122,7 @@ async function cachedSnapshot() {
   if (!RUNTIME?.snapshot || typeof DecompressionStream !== "function" || !self.caches) return null;
   const url = new URL(RUNTIME.snapshot, BASE).href;
   // The page's inline script may have started the read already (web/tools/build.py writes it).
-  const early = window.pygamesEarlySnapshot?.url === url ? window.pygamesEarlySnapshot : null;
+  const early = window.pygames.earlySnapshot?.url === url ? window.pygames.earlySnapshot : null;
   const kept = await (early?.response ?? caches.open(INFLATED).then((c) => c.match(url))).catch(() => null);
   const fromGzip = () => {
     try {

@@ -45,10 +45,16 @@ function offerUpdate(worker) {
   if (skip) skip.after(banner); else document.body.prepend(banner);
 }
 
+// The page has started: a game page's shell gave its ready signal (<body data-ready>, README
+// "window.pygames"), or a page without Python has loaded.
 function pageStarted() {
   return new Promise((resolve) => {
-    if (document.querySelector('script[type="py"]') && !document.body.dataset.ready) {
-      document.addEventListener("pygames:ready", () => resolve(), { once: true });
+    const body = document.body;
+    if (document.querySelector('script[type="py"]') && !body.dataset.ready) {
+      const watch = new MutationObserver(() => {
+        if (body.dataset.ready) { watch.disconnect(); resolve(); }
+      });
+      watch.observe(body, { attributes: true, attributeFilter: ["data-ready"] });
       setTimeout(resolve, 30000); // Python did not start: still make the site available offline
     } else if (document.readyState === "complete") {
       resolve();

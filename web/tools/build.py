@@ -36,6 +36,8 @@ What ends up in the output directory:
 * ``vendor/pyscript-<version>/``: ``core.js``, ``core.css`` of ``@pyscript/core`` and
   every chunk reachable from them (relative ``"./x.js"`` references are
   followed automatically, source maps are left out);
+* ``vendor/workbox-window-<version>/``: workbox-window's module, which registers the
+  service worker and offers the new versions (js/register-sw.js);
 * ``build-info.json``: versions, the ``--base`` path, the runtime's file names
   (``runtime``), a sha256 of every file and ``build``, a short id of the whole
   build (hash of those), and
@@ -135,7 +137,10 @@ def locked_version(package: str) -> str:
 #: ``vendor``, the scripts through their build values (BUILD_VALUE).
 PYODIDE_DIR = f"vendor/pyodide-{locked_version('pyodide')}"
 PYSCRIPT_DIR = f"vendor/pyscript-{locked_version('@pyscript/core')}"
+WORKBOX_WINDOW_DIR = f"vendor/workbox-window-{locked_version('workbox-window')}"
 VENDOR = {"pyodide": PYODIDE_DIR, "pyscript": PYSCRIPT_DIR}
+#: workbox-window's one-file ES module (js/register-sw.js imports it once the page has started).
+WORKBOX_WINDOW_SRC = NODE_MODULES / "workbox-window" / "build" / "workbox-window.prod.mjs"
 
 #: A value the build writes into a script of web/static/: ``/* build: NAME */ DEFAULT``, the
 #: default a JSON literal (null, {} or a string) that the build replaces with NAME's value
@@ -166,7 +171,7 @@ _ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 def ensure_node_modules() -> None:
     """Run ``npm ci`` in the repository root if the vendored runtime is missing."""
     if ((PYODIDE_SRC / "pyodide.mjs").is_file() and (PYSCRIPT_SRC / "core.js").is_file()
-            and (WORKBOX_SRC / "package.json").is_file()):
+            and (WORKBOX_SRC / "package.json").is_file() and WORKBOX_WINDOW_SRC.is_file()):
         return
     npm = shutil.which("npm")
     if npm is None:
@@ -284,6 +289,16 @@ def pyscript_closure() -> list[str]:
     return sorted(seen)
 
 
+def copy_workbox_window(out: Path) -> list[Path]:
+    """workbox-window's module, without its source map comment (the map is not copied)."""
+    text = WORKBOX_WINDOW_SRC.read_text(encoding="utf-8")
+    text = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", text)
+    dst = out / WORKBOX_WINDOW_DIR / WORKBOX_WINDOW_SRC.name
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_text(text, encoding="utf-8")
+    return [dst]
+
+
 def copy_pyscript(out: Path) -> list[Path]:
     copied = []
     for name in pyscript_closure():
@@ -338,6 +353,7 @@ def script_values(manifest: dict) -> dict:
         "pyodide_module": f"../{PYODIDE_DIR}/pyodide.mjs",
         "pyodide_dir": f"../{PYODIDE_DIR}/",
         "embed_pages": embed_pages(),
+        "workbox_window": f"../{WORKBOX_WINDOW_DIR}/{WORKBOX_WINDOW_SRC.name}",
     }
 
 
@@ -413,6 +429,7 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     files += write_pages(out, built["manifest"])
     fill_scripts(out, files, script_values(built["manifest"]))
     files += copy_pyscript(out)
+    files += copy_workbox_window(out)
     nojekyll = out / ".nojekyll"
     nojekyll.touch()
     files.append(nojekyll)

@@ -21,8 +21,9 @@
 // * Cache-first for everything precached; `?seed=...`, `?nosw`, ... are ignored
 //   when matching, so yams.html?seed=7 is served from the cache.
 // * No skipWaiting: the new worker waits until the page asks for it
-//   (postMessage {type: "SKIP_WAITING"}, sent by js/register-sw.js when the
-//   player clicks "recharger"); until then the old version keeps running.
+//   (postMessage {type: "SKIP_WAITING"}, sent by workbox-window's messageSkipWaiting in
+//   js/register-sw.js when the player clicks "recharger"); until then the old version
+//   keeps running.
 // * The workbox runtime is bundled into sw.js itself (inlineWorkboxRuntime):
 //   no importScripts, no other host.
 // * Output is deterministic: same dist/ => byte-identical sw.js.
@@ -61,7 +62,7 @@ const { count, size, warnings } = await generateSW({
   // without a cache-busting parameter: what the first visit loaded comes from the HTTP
   // cache instead of being downloaded twice.  (The runtime's content-named files and the
   // vendor directories named after their pinned versions, see web/tools/build.py.)
-  dontCacheBustURLsMatching: /(?:-[0-9a-f]{16}\.(?:zip|tar\.gz|bin\.gz)$)|(?:(?:^|\/)vendor\/py(?:odide|script)-\d[^/]*\/)/,
+  dontCacheBustURLsMatching: /(?:-[0-9a-f]{16}\.(?:zip|tar\.gz|bin\.gz)$)|(?:(?:^|\/)vendor\/(?:pyodide|pyscript|workbox-window)-\d[^/]*\/)/,
   directoryIndex: "index.html",
   cleanupOutdatedCaches: true,
   skipWaiting: false,

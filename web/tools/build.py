@@ -290,12 +290,9 @@ def pyscript_closure() -> list[str]:
 
 
 def copy_workbox_window(out: Path) -> list[Path]:
-    """workbox-window's module, without its source map comment (the map is not copied)."""
-    text = WORKBOX_WINDOW_SRC.read_text(encoding="utf-8")
-    text = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", text)
+    """workbox-window's one-file module (its source map is left out, as PyScript's are)."""
     dst = out / WORKBOX_WINDOW_DIR / WORKBOX_WINDOW_SRC.name
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    dst.write_text(text, encoding="utf-8")
+    _copy(WORKBOX_WINDOW_SRC, dst)
     return [dst]
 
 

@@ -91,7 +91,6 @@ document.body.dataset.status = "ok " + sys.version.split()[0] + " " + ",".join(p
 PAGE_BOOT = "window.pygames.boot"
 PAGE_READY_AT = "window.pygames.readyAt"
 PAGE_EARLY = "window.pygames.early"
-PAGE_EARLY_AT = "window.pygames.earlyAt"
 PAGE_JOY = "window.pygames.joy"
 PAGE_BOT_TIMES = "window.pygames.botTimes"
 

@@ -8,23 +8,27 @@
 PYTHON ?= python3
 NPM ?= npm
 PORT ?= 8000
-# Extra arguments for web/build.py, e.g. BUILD_ARGS="--base /pygames/"
+# Extra arguments for web/tools/build.py, e.g. BUILD_ARGS="--base /pygames/"
 BUILD_ARGS ?=
 
 # npm ci writes node_modules/.package-lock.json: redo it when the lock changes.
 NODE_STAMP := node_modules/.package-lock.json
 
-.PHONY: build serve test test-deps bench clean
+.PHONY: build build-deps serve test test-deps bench clean
 
 $(NODE_STAMP): package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	@touch $@
 
-build: $(NODE_STAMP)
-	$(PYTHON) web/build.py $(BUILD_ARGS)
+# The build's Python tools come from pyproject.toml's "build" extra (Jinja2): installed on first use.
+build-deps:
+	@$(PYTHON) -c "import jinja2" 2>/dev/null || $(PYTHON) -m pip install --quiet -e '.[build]'
+
+build: $(NODE_STAMP) build-deps
+	$(PYTHON) web/tools/build.py $(BUILD_ARGS)
 
 serve: build
-	$(PYTHON) web/serve.py $(PORT)
+	$(PYTHON) web/tools/serve.py $(PORT)
 
 # The test tools come from pyproject.toml's "test" extra: installed on first use.
 test-deps:

@@ -16,7 +16,7 @@ Figures, in ms from the navigation start: ``content``, when real content is pain
 (the setup or the saved game drawn before Python: the Element Timing of
 js/setup-early.js's / js/view-early.js's marked text; a page without them has its first
 real content when Python is ready) and ``ready``, the time to interactive
-(``window.pygamesReadyAt``: the shell has started). Medians; the ratios 4×/1× and
+(``window.pygames.readyAt``: the shell has started). Medians; the ratios 4×/1× and
 content/ready; the machine's load average before and after (2 cores shared by others:
 read the figures with it).
 """
@@ -47,9 +47,9 @@ MEASURE = """() => new Promise((resolve) => {
     resolve({
       early: document.body.dataset.early || null,
       painted: mine.length ? Math.min(...mine.map((e) => e.renderTime || e.loadTime)) : null,
-      shown: window.pygamesEarlyAt ?? null,
+      shown: window.pygames?.earlyAt ?? null,
       fcp: fcp ? fcp.startTime : null,
-      ready: window.pygamesReadyAt ?? null,
+      ready: window.pygames?.readyAt ?? null,
     });
   }, 100);
 })"""
@@ -87,8 +87,8 @@ def run_page(browser, site_url: str, family: str, rate: int) -> dict:
         page.click("#start")
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function(  # the drawing stored (a build without it: the game saved)
-            "([m, v]) => localStorage.getItem(m) && (!window.pygamesEarly"
-            " || (localStorage.getItem(v) && !pygamesEarly.busy()))",
+            "([m, v]) => localStorage.getItem(m) && (!window.pygames?.early"
+            " || (localStorage.getItem(v) && !window.pygames.early.busy()))",
             arg=[f"pygames:{family}:match", f"pygames:{family}:view"])
         out["saved"] = visit(page, url)
         return out

@@ -11,7 +11,7 @@ For each game page of the registry (the build's pages):
   the page's click handler runs to its end inside ``click()``), and until the next painted
   frame (``frame``).  Against the computer (pace 0), seeded.
 * **the computer's decision**: the time each computer move takes to choose (the shell
-  records it in ``window.pygamesBotTimes`` when that array exists), over whole games of
+  records it in ``window.pygames.botTimes`` when that array exists), over whole games of
   its strongest seat against itself, started from the embed page's URL (``players=``), so
   nothing but the computer plays.  The expert's tables, when it has some, are fetched
   before the first decision and that fetch is not counted.
@@ -84,7 +84,7 @@ def measure_decisions(browser, site_url, family, games):
     n = max(game.min_players, min(2, game.max_players))
     players = ",".join(f"Ordi{i}:{seat}" for i in range(1, n + 1))
     context = browser.new_context()
-    context.add_init_script("window.pygamesBotTimes = [];")
+    context.add_init_script("window.pygames = {botTimes: []};")  # the shell keeps them then
     times = []
     for g in range(games):
         page = context.new_page()
@@ -92,7 +92,7 @@ def measure_decisions(browser, site_url, family, games):
                   f"&id=bench{g}&nosw")
         page.wait_for_function(READY, timeout=120_000)
         page.wait_for_function("!document.getElementById('end').hidden", timeout=600_000)
-        times += page.evaluate("window.pygamesBotTimes")
+        times += page.evaluate(siteharness.PAGE_BOT_TIMES)
         page.close()
     context.close()
     return {"seat": seat, "players": n, "ms": times}

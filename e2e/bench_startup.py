@@ -14,7 +14,7 @@ ms from the navigation start of the page:
   cache, cold = a new context.  The baseline of every ratio.
 * ``<page>_cold``: a game page (yams.html, 421.html, … every page of the registry)
   in a new context (first visit, empty cache) until ``body[data-ready]``
-  (``window.pygamesReadyAt``).
+  (``window.pygames.readyAt``).
 * ``<page>_warm``: the same page in the shared, warmed context.
 * ``<page>_offline``: in a context whose service worker (sw.js, if the build has
   one) has precached the site, with the network cut (``context.set_offline``).
@@ -139,9 +139,9 @@ def yams_page(page, site_url: str, path: str = YAMS) -> dict:
     page.set_default_timeout(120_000)
     page.goto(site_url + path)
     page.wait_for_function(READY, timeout=120_000)
-    ms = page.evaluate("window.pygamesReadyAt ?? performance.now()")
+    ms = page.evaluate("window.pygames?.readyAt ?? performance.now()")
     st = page.evaluate("window.__benchStages || {}")
-    boot = page.evaluate("window.pygamesBoot || {stages: {}}")
+    boot = page.evaluate("window.pygames?.boot || {stages: {}}")
     out = {"ms": ms, "snapshot": 1 if boot.get("mode") == "snapshot" else 0,
            "fcp": page.evaluate("(performance.getEntriesByName('first-contentful-paint')[0]"
                                 " || {}).startTime || 0")}
@@ -181,7 +181,7 @@ def embed_two(page, site_url: str) -> dict:
             try:
                 readies = [f.evaluate("location.href.includes('embed-yams') && document.body"
                                       " && document.body.dataset.ready === '1'"
-                                      " ? performance.timeOrigin + window.pygamesReadyAt : null")
+                                      " ? performance.timeOrigin + window.pygames.readyAt : null")
                            for f in frames]
             except Exception:  # a frame navigating
                 readies = []

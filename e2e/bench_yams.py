@@ -35,7 +35,7 @@ READY = "() => document.body.dataset.ready === '1'"
 def measure_yams_tti(page, site_url: str) -> dict:
     page.goto(site_url + "yams.html?fresh=1&seed=bench")
     page.wait_for_function(READY, timeout=60000)
-    ms = page.evaluate("window.pygamesReadyAt ?? performance.now()")
+    ms = page.evaluate("window.pygames?.readyAt ?? performance.now()")
     return {"ms": ms}
 
 

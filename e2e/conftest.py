@@ -98,14 +98,14 @@ def _warm_context(browser, browser_context_args, site_url):
     for attempt in range(6):
         page.goto(f"{site_url}yams.html?fresh=1")
         page.wait_for_function(WARM_READY)
-        if attempt and page.evaluate("window.pygamesBoot.mode") == "snapshot" and \
+        if attempt and page.evaluate(f"{siteharness.PAGE_BOOT}.mode") == "snapshot" and \
                 page.evaluate(WARM_SNAPSHOT_KEPT):
             break
         # The worker is active once its install (the whole precache) is done.
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     else:
         raise AssertionError(f"the warm context never restored the snapshot: "
-                             f"{page.evaluate('window.pygamesBoot')}")
+                             f"{page.evaluate(siteharness.PAGE_BOOT)}")
     page.close()
     yield context
     context.close()

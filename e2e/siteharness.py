@@ -33,12 +33,12 @@ WEB = ROOT / "web"
 DIST = Path(os.environ.get("PYGAMES_DIST") or ROOT / "dist").resolve()
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
-for _path in (WEB, ROOT):  # web/build.py and serve.py; the pygames package (bench scripts)
+for _path in (WEB / "tools", ROOT):  # web/tools/build.py and serve.py; the pygames package
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-import build  # noqa: E402  (web/build.py)
-import serve  # noqa: E402  (web/serve.py)
+import build  # noqa: E402  (web/tools/build.py)
+import serve  # noqa: E402  (web/tools/serve.py)
 
 SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -83,6 +83,16 @@ document.body.dataset.status = "ok " + sys.version.split()[0] + " " + ",".join(p
 </script></body></html>""".encode(),
     }
 
+
+#: What the tests read of a page's one global, ``window.pygames`` (README, "window.pygames"):
+#: how Python started (js/pyodide-fast.mjs), when the shell was ready, the page before
+#: Python (js/view-early.js), the moments of joy (js/joy.js), the computer's decision times
+#: (kept when a test sets the array first).  The ready signal itself is <body data-ready>.
+PAGE_BOOT = "window.pygames.boot"
+PAGE_READY_AT = "window.pygames.readyAt"
+PAGE_EARLY = "window.pygames.early"
+PAGE_JOY = "window.pygames.joy"
+PAGE_BOT_TIMES = "window.pygames.botTimes"
 
 PYODIDE_DIR = build.PYODIDE_DIR
 PYSCRIPT_DIR = build.PYSCRIPT_DIR

@@ -245,7 +245,7 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     names = siteharness.runtime_names(site_copy)
     assert {"pyodide.asm.wasm", names["pages"]["yams"]} <= loaded, loaded
     # ...and Python was restored from the memory snapshot (inflated at the visit before).
-    boot = page.evaluate("window.pygamesBoot")
+    boot = page.evaluate(siteharness.PAGE_BOOT)
     assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "inflated", boot
     assert not log.failures, log.failures
     play_one_turn(page)
@@ -281,7 +281,7 @@ def test_every_page_and_embed_page_starts_offline_with_its_own_files(browser, ow
             log.clear()
             page.goto(f"{url}{path}?fresh=1&pace=0&seed=off")
             wait_ready(page)
-            boot = page.evaluate("window.pygamesBoot")
+            boot = page.evaluate(siteharness.PAGE_BOOT)
             assert boot["archive"] == archive and boot["mode"] == "snapshot", (path, boot)
             assert [u.rsplit("/", 1)[-1] for u in log.matching(r"/pygames-[^/]*\.tar\.gz$")] == [
                 archive], path

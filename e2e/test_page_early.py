@@ -22,6 +22,7 @@ import json
 import pytest
 
 import build
+import siteharness
 from pygames import FAMILIES
 
 BOOT_TIMEOUT_MS = 90_000
@@ -84,7 +85,7 @@ def settle(page, k: dict) -> None:
     page.wait_for_function(
         """k => !document.getElementById('end').hidden || [...document.querySelectorAll(
                '#table [data-action]:not([disabled])')].some((e) => e.checkVisibility())""", arg=k)
-    page.wait_for_function("k => localStorage.getItem(k) && !pygamesEarly.busy()", arg=k["view"])
+    page.wait_for_function(f"k => localStorage.getItem(k) && !{siteharness.PAGE_EARLY}.busy()", arg=k["view"])
 
 
 def edit_setup(page, family: str) -> dict:
@@ -213,7 +214,7 @@ def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, req
 
     # A damaged drawing, another game's, or one with a forbidden tag or attribute: ignored,
     # the loading screen shows, and the game still starts.
-    digest = page.evaluate("k => pygamesEarly.digest(localStorage.getItem(k))", k["match"])
+    digest = page.evaluate(f"k => {siteharness.PAGE_EARLY}.digest(localStorage.getItem(k))", k["match"])
     bad = [
         "{not json",
         json.dumps({"v": 1, "match": "0:0", "sections": [["section", {"id": "table"}, []]]}),

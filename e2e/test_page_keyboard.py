@@ -33,6 +33,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
+import siteharness  # noqa: E402
 from pygames import FAMILIES, DiceSampler, Match, Player  # noqa: E402
 from pygames.bots import bot_for  # noqa: E402
 from test_game_pages import human_can_act  # noqa: E402  (one wait for a person's turn)
@@ -391,12 +392,12 @@ def test_a_win_is_celebrated_and_the_sound_switch_is_remembered(page, site_url, 
                   ["pygames:yams:match", json.dumps(near_the_end_of_a_yams())])
     open_game(page, f"{site_url}yams.html?pace=0", reduced=reduced)
     assert page.locator("#sound").get_attribute("aria-pressed") == "true"  # remembered
-    chimes = page.evaluate("window.pygamesJoy.chimes")
+    chimes = page.evaluate(f"{siteharness.PAGE_JOY}.chimes")
     page.evaluate(JOY_SEEN_JS)
     page.focus("#sheet-body button.box:not([disabled])")
     page.keyboard.press("Enter")
     page.wait_for_selector("#end", state="visible")
-    assert page.evaluate("window.pygamesJoy.chimes") > chimes  # the win's chime (sound on)
+    assert page.evaluate(f"{siteharness.PAGE_JOY}.chimes") > chimes  # the win's chime (sound on)
     if reduced:
         assert page.evaluate("""() => !document.querySelector('.joy')
             || document.getAnimations().every((a) => !a.effect?.target?.closest?.('.joy'))""")

@@ -83,7 +83,7 @@ def hooked_site(dist_dir):
 def test_yams_page_loads_no_stdlib_module_from_source(page, hooked_site, request_log):
     page.goto(hooked_site + PAGE + "?fresh=1&seed=runtime")
     page.wait_for_function("document.body.dataset.ready === '1'", timeout=90_000)
-    assert page.evaluate("typeof window.pygamesReadyAt") == "number"
+    assert page.evaluate(f"typeof {siteharness.PAGE_READY_AT}") == "number"
     page.click("#start")
     page.click("#roll")
     loaded = json.loads(page.evaluate("(c) => window.__e2ePy.runPython(c)", LOADED_FROM_ZIP))
@@ -124,7 +124,7 @@ def test_build_names_the_snapshot_of_these_files(dist_dir):
 def _ready(page, url):
     page.goto(url)
     page.wait_for_function("document.body.dataset.ready === '1'", timeout=90_000)
-    return page.evaluate("window.pygamesBoot")
+    return page.evaluate(siteharness.PAGE_BOOT)
 
 
 CACHE_SNAPSHOT = f"""async (name) => {{
@@ -167,7 +167,7 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
         boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
         assert boot["mode"] == "snapshot", boot
         assert boot["snapshotFrom"] == expected, boot
-        assert page.evaluate("typeof window.pygamesReadyAt") == "number"
+        assert page.evaluate(f"typeof {siteharness.PAGE_READY_AT}") == "number"
         page.click("#start")
         page.click("#roll")
         page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")

@@ -412,7 +412,7 @@ class Game:
     # "human" first, then the computer levels, weakest first (played by the family's bots).
     seats: ClassVar[tuple[str, ...]] = ("human",)
     # A fresh setup's players, (name, seat) each; a name None is the seat's default name
-    # (`default_name`).  The setup the build writes as plain HTML (web/build.py) shows them.
+    # (`default_name`).  The setup the build writes as plain HTML (web/tools/build.py) shows them.
     default_players: ClassVar[tuple[tuple[str | None, str], ...]] = ((None, "human"),)
 
     @property

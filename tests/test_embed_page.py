@@ -95,7 +95,7 @@ class _Ids(HTMLParser):
 
 
 def _page(name):
-    """The page as built from its template (see web/build.py family_pages)."""
+    """The page as built from its template (see web/tools/pages.py)."""
     from build import family_pages
 
     return family_pages()[name]
@@ -151,10 +151,10 @@ def test_embed_page_is_next_to_the_pyscript_config(family):
     The game's files (embed.py, shell.py and the views among them) come with the interpreter."""
     text = _page(f"embed-{family}.html")
     assert f'<script type="py" config="pyscript.json">import shell; shell.main("{family}")</script>' in text
-    config = json.loads((WEB / "pyscript.json").read_text())
+    config = json.loads((WEB / "static" / "pyscript.json").read_text())
     # no `files`: js/pyodide-fast.mjs (the interpreter) writes the game's files itself
     assert config["interpreter"] == "./js/pyodide-fast.mjs" and "files" not in config
     # PyScript's plugins that these pages do not use are not loaded (nor their chunks)
     assert {"!py-editor", "!py-terminal", "!py-game"} <= set(config["plugins"])
     # the storage fallback must run before PyScript, as a classic script
-    assert text.index('<script src="js/embed-storage.js"></script>') < text.index("vendor/pyscript/core.js")
+    assert text.index('<script src="js/embed-storage.js"></script>') < text.index("/core.js\"></script>")

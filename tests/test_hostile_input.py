@@ -172,7 +172,7 @@ def test_a_long_text_is_cut_with_its_names_kept_apart():
 
 
 def test_the_stylesheet_isolates_every_name():
-    css = (ROOT / "web" / "css" / "style.css").read_text(encoding="utf-8")
+    css = (ROOT / "web" / "static" / "css" / "style.css").read_text(encoding="utf-8")
     assert ".name, .who, .whose, bdi { unicode-bidi: isolate; }" in css
     shell = (ROOT / "web" / "app" / "shell.py").read_text(encoding="utf-8")
     assert 'el("span", players[p].name' not in shell
@@ -246,22 +246,7 @@ def test_a_saved_match_blob_is_checked(value):
         guard.check_saved_match(value)
 
 
-@pytest.mark.parametrize("value", [{"game": []}, {"players": 5}, {"options": []},
-                                   {"players": [5]}, {"players": [{"name": []}]},
-                                   {"players": [{"seat": {}}]}, [], "x", None])
-def test_bad_setup_preferences_are_refused(value):
-    games = {g.id: g for g in GAMES.values() if g.family == "yams"}
-    with pytest.raises(guard.BadStored):
-        guard.check_setup(value, games)
-
-
-def test_good_setup_preferences_keep_only_known_fields():
-    games = {g.id: g for g in GAMES.values() if g.family == "yams"}
-    clean = guard.check_setup({"game": "yahtzee", "options": {"plain": True, "x": 1, "single_prime": 3},
-                               "players": [{"name": "A" * 99, "seat": "simple"}]}, games)
-    assert clean == {"game": "yahtzee", "options": {"plain": True},
-                     "players": [{"name": "A" * 40, "seat": "simple"}]}
-    assert guard.check_setup({"game": "autre"}, games) == {}
+# (The stored setup preferences: tests/test_setup_rules.py.)
 
 
 def test_a_bad_value_is_kept_aside_bounded():

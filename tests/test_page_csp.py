@@ -1,15 +1,18 @@
-"""The Content-Security-Policy the build writes into every page (web/build.py) and the
-sandbox of the plain-iframe snippet (web/js/embed-dialog.js); the browser side is
+"""The Content-Security-Policy the build writes into every page (web/tools/pages.py) and the
+sandbox of the plain-iframe snippet (web/static/js/embed-dialog.js); the browser side is
 e2e/test_page_safety.py (no violation during a full game)."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import re
 from pathlib import Path
 
 import build
+import pages
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +28,8 @@ def test_the_policy_hashes_each_inline_script_and_nothing_else():
             '<script type="module" src="js/boot.js"></script>'
             '<script type="py" config="pyscript.json">import shell</script>'
             '<script type="module">x()</script>')
-    policy = build.content_security_policy(html)
+    assert pages.inline_script_hashes(html) == [sha(body), sha("x()")]
+    policy = pages.policy(body, "x()", "")
     assert sha(body) in policy and sha("x()") in policy
     assert sha("import shell") not in policy and policy.count("sha256-") == 2
     for part in ("default-src 'none'", "script-src 'self' 'unsafe-eval'", "style-src 'self'",
@@ -34,19 +38,32 @@ def test_the_policy_hashes_each_inline_script_and_nothing_else():
     assert "unsafe-inline" not in policy
 
 
-def test_the_early_snapshot_script_is_hashed(tmp_path):
-    early = build.EARLY_SNAPSHOT % {"path": '"vendor/x.bin"'}
-    page = tmp_path / "g.html"
-    page.write_text('<!doctype html><head>\n  <meta charset="utf-8">\n  ' + early + "\n</head>")
-    build.add_csp(tmp_path)
-    text = page.read_text()
-    body = re.search(r"<script>(.*?)</script>", text, re.S).group(1)
-    meta = text.index("Content-Security-Policy")
-    assert meta < text.index("<script>") and sha(body) in text
+def test_every_page_allows_exactly_its_inline_scripts_before_any_script():
+    """The game pages' one inline script (the early read of the memory snapshot) is hashed
+    in their policy, which comes before any script; a page without it allows none."""
+    written = build.family_pages(f"{build.PYODIDE_DIR}/snapshot-0123456789abcdef.bin.gz")
+    for name, text in written.items():
+        pages.check_policy(name, text)
+        meta = text.index("Content-Security-Policy")
+        assert meta < text.index("<script"), name
+        bodies = re.findall(r"<script>(.*?)</script>", text, re.S)
+        assert len(bodies) == (0 if name == "index.html" else 1), name
+        for body in bodies:
+            assert "snapshot-0123456789abcdef.bin.gz" in body and sha(body) in html.unescape(text)
+    for text in build.family_pages(None).values():
+        assert "<script>" not in text and "sha256-" not in text
+
+
+def test_a_page_whose_policy_misses_a_script_stops_the_build():
+    page = build.family_pages(None)["yams.html"]
+    with pytest.raises(SystemExit, match="(?i)policy"):
+        pages.check_policy("yams.html", page.replace("<head>", "<head><script>alert(1)</script>"))
+    with pytest.raises(SystemExit, match="(?i)policy"):
+        pages.check_policy("yams.html", page.replace("</body>", "<script>alert(1)</script></body>"))
 
 
 def test_the_plain_iframe_snippet_is_sandboxed():
-    js = (ROOT / "web" / "js" / "embed-dialog.js").read_text(encoding="utf-8")
+    js = (ROOT / "web" / "static" / "js" / "embed-dialog.js").read_text(encoding="utf-8")
     snippet = js[js.index("iframe: `<iframe"):js.index("</iframe>`")]
     assert 'sandbox="allow-scripts allow-same-origin' in snippet
     assert "allow-top-navigation" not in snippet

@@ -1,6 +1,6 @@
-"""The runtime build step (web/runtime/): the precompiled python_stdlib.zip.
+"""The runtime build step (web/tools/runtime/): the precompiled python_stdlib.zip.
 
-Runs web/runtime/precompile.mjs (Pyodide's CPython in Node; cached under
+Runs web/tools/runtime/precompile.mjs (Pyodide's CPython in Node; cached under
 node_modules/.cache, so only the first run takes ~15 s) and checks the zip it
 makes against the stock one of the npm package.
 """
@@ -17,7 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-import runtime  # web/runtime/
+import runtime  # web/tools/runtime/
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -162,7 +162,7 @@ def test_app_imports_are_found():
 
 
 def _read_snapshot(path: Path) -> tuple[int, dict[int, bytes]]:
-    """(total length, {page index: page}) of a snapshot-*.bin.gz (web/runtime/snapshot.mjs)."""
+    """(total length, {page index: page}) of a snapshot-*.bin.gz (web/tools/runtime/snapshot.mjs)."""
     import gzip
     import struct
 
@@ -176,10 +176,10 @@ def _read_snapshot(path: Path) -> tuple[int, dict[int, bytes]]:
 
 
 def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path):
-    """The whole step as web/build.py runs it: precompiled zip, game zip completed with its
+    """The whole step as web/tools/build.py runs it: precompiled zip, game zip completed with its
     bytecode and PyScript's, memory snapshot made with both; all three named after their
     content."""
-    import build  # web/build.py
+    import build  # web/tools/build.py
 
     out = tmp_path / "vendor"
     package = build.zip_package(tmp_path)
@@ -329,9 +329,9 @@ def test_snapshot_name_changes_with_the_package(tmp_path):
 
 def _node_module(module: str, body: str, path: Path) -> dict:
     """Run *body* (JS: `result` of the file `path`, given as `FILE`) with the exports of
-    web/js/*module* in scope, in Node as the page would; its JSON, or {"error": message}."""
+    web/static/js/*module* in scope, in Node as the page would; its JSON, or {"error": message}."""
     script = f"""
-import * as m from {json.dumps((ROOT / "web/js" / module).as_uri())};
+import * as m from {json.dumps((ROOT / "web/static/js" / module).as_uri())};
 import {{ readFileSync }} from "node:fs";
 import {{ createHash }} from "node:crypto";
 const FILE = new Response(readFileSync(process.argv[1]));
@@ -356,7 +356,7 @@ def _node_read(path: Path) -> dict:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")
 def test_page_reader_rebuilds_the_memory_image(tmp_path):
-    """web/js/snapshot-inflate.mjs (what the page runs) gives back the whole memory image,
+    """web/static/js/snapshot-inflate.mjs (what the page runs) gives back the whole memory image,
     zero pages included, and refuses damaged files."""
     import gzip
     import struct
@@ -410,7 +410,7 @@ def test_snapshot_restores_with_the_game_already_imported(tmp_path):
     report = runtime.build_runtime(out, package_zip=package, quiet=True)
     names = report["manifest"]
     script = NODE_RESTORE % {
-        "inflate": json.dumps((ROOT / "web/js/snapshot-inflate.mjs").as_uri()),
+        "inflate": json.dumps((ROOT / "web/static/js/snapshot-inflate.mjs").as_uri()),
         "pyodide": json.dumps((runtime.PYODIDE_SRC / "pyodide.mjs").as_uri())}
     proc = subprocess.run(
         ["node", "--input-type=module", "-e", script, str(runtime.PYODIDE_SRC) + "/",
@@ -431,7 +431,7 @@ def _node_untar(path: Path) -> dict:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")
 def test_page_reads_the_game_files_as_python_does(tmp_path):
-    """web/js/untar.mjs (how the page gets the game's files) reads pygames-<hash>.tar.gz
+    """web/static/js/untar.mjs (how the page gets the game's files) reads pygames-<hash>.tar.gz
     exactly as Python's tarfile does, and refuses damaged or unsafe archives."""
     import gzip
     import io

@@ -1,4 +1,4 @@
-"""web/js/runtime-internals.mjs holds every use of Pyodide's and PyScript's private or
+"""web/static/js/runtime-internals.mjs holds every use of Pyodide's and PyScript's private or
 undocumented behaviour: each name it relies on must still be in the vendored files (an
 upgrade that drops one fails here, before any browser test), and nothing else in the site
 may use them directly."""
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-INTERNALS = ROOT / "web" / "js" / "runtime-internals.mjs"
+INTERNALS = ROOT / "web" / "static" / "js" / "runtime-internals.mjs"
 PYODIDE = ROOT / "node_modules" / "pyodide"
 PYSCRIPT = ROOT / "node_modules" / "@pyscript" / "core" / "dist"
 
@@ -47,13 +47,13 @@ def test_pyodide_still_has_the_private_names_we_use(name, where):
 def test_only_the_internals_module_uses_them():
     private = re.compile(r"_loadSnapshot|_makeSnapshot|makeMemorySnapshot|wasm instantiation failed\"|\"py:progress\"")
     users = []
-    for path in [*(ROOT / "web" / "js").glob("*.*js"), *(ROOT / "web" / "runtime").glob("*.mjs")]:
+    for path in [*(ROOT / "web" / "static" / "js").glob("*.*js"), *(ROOT / "web" / "tools" / "runtime").glob("*.mjs")]:
         if path != INTERNALS and private.search(path.read_text(encoding="utf-8")):
             users.append(path.name)
     assert users == []
 
 
 def test_the_own_progress_messages_are_sent_by_the_interpreter_wrapper():
-    fast = (ROOT / "web" / "js" / "pyodide-fast.mjs").read_text(encoding="utf-8")
+    fast = (ROOT / "web" / "static" / "js" / "pyodide-fast.mjs").read_text(encoding="utf-8")
     for message in _list("OWN_PROGRESS"):
         assert f'"{message}"' in fast, message

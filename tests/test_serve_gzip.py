@@ -1,4 +1,4 @@
-"""web/serve.py's gzip (as GitHub Pages compresses): text types and WebAssembly only, only to
+"""web/tools/serve.py's gzip (as GitHub Pages compresses): text types and WebAssembly only, only to
 a client that accepts it, the exact bytes once decompressed; off by default."""
 
 from __future__ import annotations

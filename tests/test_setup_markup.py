@@ -1,4 +1,4 @@
-"""The setup form the build writes into every game page (web/build.py setup_fields), usable
+"""The setup form the build writes into every game page (web/tools/pages.py), usable
 before Python starts (js/setup-early.js, e2e/test_page_early.py): it follows the registry,
 its data is JSON (not a script the page's policy would have to allow), and a hostile text
 in the registry would stay text."""
@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import build
+import facts
+import pages
 import pytest
 
 from pygames import FAMILIES
@@ -26,9 +28,9 @@ def _pages():
 
 @pytest.mark.parametrize("family", PAGED, ids=lambda f: f.id)
 def test_the_setup_follows_the_registry(family):
-    pages = _pages()
+    written = _pages()
     for name in (f"{family.id}.html", f"embed-{family.id}.html"):
-        html = pages[name]
+        html = written[name]
         data = json.loads(re.search(r'<script type="application/json" id="setup-data">(.*?)</script>',
                                     html, re.S).group(1))
         assert data["family"] == family.id
@@ -44,12 +46,12 @@ def test_the_setup_follows_the_registry(family):
                 (o.id, o.default, list(o.choices)) for o in game.options]
             template = re.search(rf'<template id="options-{re.escape(game.id)}">(.*?)</template>', html, re.S)
             assert re.findall(r'data-option="([^"]+)"', template.group(1)) == [o.id for o in game.options]
-        first = family.games[0]
         rows = re.search(r'<ol id="player-rows" class="players">(.*?)</ol>', html, re.S).group(1)
         names = re.findall(r'aria-label="Nom du joueur \d+" value="([^"]*)"', rows)
-        assert names == [n for n, _ in build.default_players(first)]
+        defaults = next(r for f in facts.families() if f.id == family.id for r in f.rulesets)
+        assert names == [n for n, _ in defaults.default_players]
         assert "Joueur 1" in names  # a person's default name, from the catalogue
-        assert build.inline_script_hashes(html) == build.inline_script_hashes(
+        assert pages.inline_script_hashes(html) == pages.inline_script_hashes(
             html.replace(re.search(r'<script type="application/json".*?</script>', html, re.S).group(0), ""))
 
 
@@ -60,35 +62,39 @@ def test_the_views_default_players_come_from_the_registry():
             assert all(seat in game.seats for _, seat in game.default_players)
 
 
-def test_hostile_text_in_the_setup_stays_text():
-    from pygames.messages import register
+def test_hostile_text_in_the_setup_stays_text(monkeypatch):
+    """A page written for a made-up game of the registry (through web/tools/facts.py, as the
+    build reads every game) whose texts are markup: they stay text in the setup."""
+    game = facts.RulesetFacts(
+        id="x", title="<b>Jeu</b>", summary="</script><script>alert(1)</script>",
+        min_players=1, max_players=2,
+        seats=(("human", "Humain"), ("simple", '"><img src=x onerror=alert(1)>')),
+        options=(facts.OptionFacts("o", "<u>option</u>", "a", ("a", "<s>b</s>")),),
+        default_players=(("<i>Léa</i>", "human"),))
+    family = facts.FamilyFacts(id="yams", title="<em>Titre</em>", description="<q>d</q>",
+                               players_text="1 à 2 joueurs", view="yams_view",
+                               rules_module="pygames.yams", rulesets=(game,))
+    html = pages.render_pages(build.VENDOR, None, [family])["yams.html"]
+    form = html[html.index('<section id="setup"'):html.index("</section>", html.index('<section id="setup"'))]
+    for tag in ("<b>", "<img", "<i>", "<u>", "<s>", "<em>"):
+        assert tag not in form and tag not in html.split("<main", 1)[0], tag
+    assert "</script><script>" not in html
+    assert "&lt;i&gt;Léa&lt;/i&gt;" in form and "&lt;s&gt;b&lt;/s&gt;" in form
+    data = json.loads(re.search(r'id="setup-data">(.*?)</script>', html, re.S).group(1))
+    assert data["rulesets"]["x"]["players"] == [{"name": "<i>Léa</i>", "seat": "human"}]
 
-    register({"seat.hostile_test": '"><img src=x onerror=alert(1)>'})
 
-    class Game:
-        id, title, summary = "x", "<b>Jeu</b>", "</script><script>alert(1)</script>"
-        min_players, max_players = 1, 2
-        seats = ("human", "hostile_test")
-        options = ()
-        default_players = (("<i>Léa</i>", "human"),)
-
-    class Family:
-        id, games = "x", (Game(),)
-
-    fields = build.setup_fields(Family())
-    text = "".join(fields.values())
-    assert "<b>" not in text and "<img" not in text and "<i>" not in text
-    assert "</script><script>" not in fields["setup_data"].split('id="setup-data">', 1)[1].rsplit("</script>", 1)[0]
-    assert "&lt;i&gt;Léa&lt;/i&gt;" in fields["setup_players"]
-
-
-def test_a_page_offers_the_device_preferences_its_page_json_names():
+def test_a_page_offers_the_device_preferences_its_page_json_names(tmp_path, monkeypatch):
     """Only the Yams page asks before a 0, so only its setup has the checkbox that turns the
     question back on; an unknown preference stops the build."""
-    pages = _pages()
+    html = _pages()
     for family in PAGED:
-        has = 'id="ask-zero"' in pages[f"{family.id}.html"]
+        has = 'id="ask-zero"' in html[f"{family.id}.html"]
         assert has == (family.id == "yams"), family.id
-    assert build.setup_preferences({}) == ""
+    family = next(f for f in facts.families() if f.id == "421")
+    assert pages.page_facts(family)["preferences"] == []
+    (tmp_path / "421").mkdir()
+    (tmp_path / "421" / "page.json").write_text('{"preferences": ["dark_magic"]}')
+    monkeypatch.setattr(pages, "GAMES", tmp_path)
     with pytest.raises(SystemExit, match="unknown setup preference"):
-        build.setup_preferences({"preferences": ["dark_magic"]})
+        pages.page_facts(family)

@@ -152,12 +152,12 @@ class Flow:
         storage.set(prefs.KEY, prefs.dump(prefs.with_pref(prefs.parse(storage.get(prefs.KEY)),
                                                           "sound", on_now)))
         self._show_sound()
-        joy = getattr(window, "pygamesJoy", None)
+        joy = getattr(window.pygames, "joy", None)
         if on_now and joy:
             joy.chime("on")  # a first note, within the click (browsers allow sound then)
         self.shell.announce("Son activé." if on_now else "Son coupé.")
 
     def _celebrate(self, words, kind):
-        joy = getattr(window, "pygamesJoy", None)
+        joy = getattr(window.pygames, "joy", None)
         if joy:
             joy.celebrate(words, self._sound_on(), kind)

@@ -63,7 +63,7 @@ def read_json(text, max_size: int = MAX_STORED, max_depth: int = MAX_DEPTH):
     if nesting_depth(text, max_depth) > max_depth:
         raise BadStored("valeur trop imbriquée")
     try:
-        return json.loads(text, parse_constant=_refuse, parse_float=_finite)
+        return json.loads(text, parse_constant=_refuse, parse_float=_finite, parse_int=_finite_int)
     except (ValueError, RecursionError, OverflowError):
         raise BadStored("JSON invalide") from None
 
@@ -79,6 +79,14 @@ def _finite(text):
     return value
 
 
+def _finite_int(text):
+    """An integer, refused when it is beyond a double's range (JavaScript reads it as
+    Infinity), so that the page's scripts and Python read the same values."""
+    value = int(text)
+    float(value)  # OverflowError past 1.8e308
+    return value
+
+
 def check_saved_match(value) -> dict:
     """A saved game's blob: an object with a `record` object (load_match checks the rest)."""
     if not isinstance(value, dict):
@@ -90,11 +98,21 @@ def check_saved_match(value) -> dict:
     return value
 
 
-def check_setup(value, games) -> dict:
-    """Setup preferences: {"game": id, "options": {id: value}, "players": [{"name", "seat"}]}.
+def check_setup(raw, rules) -> dict:
+    """The stored setup preferences, {"game": id, "options": {id: value}, "players": [{"name",
+    "seat"}]}, from their stored text (None: nothing stored).
 
-    `games` maps the family's ruleset ids to their Game.  Any field of the wrong type makes
-    the whole value bad (BadStored); the result holds only checked fields."""
+    `rules` are the setup's rules that the build writes into the page as JSON (#setup-data,
+    web/tools/pages.py setup_rules): js/setup-early.js checks the same text against the same
+    rules in the same steps (tests/test_setup_rules.py holds them to agree).  Any field of
+    the wrong type makes the whole value bad (BadStored); a game the page does not have, or
+    an option value it does not offer, is only left out."""
+    if raw is None:
+        return {}
+    limits = rules["stored"]
+    if not isinstance(raw, str) or _utf16_length(raw) > limits["text"]:
+        raise BadStored("préférences trop grandes")
+    value = read_json(raw, max_depth=limits["depth"])
     if not isinstance(value, dict):
         raise BadStored("un objet est attendu")
     clean: dict = {}
@@ -102,27 +120,28 @@ def check_setup(value, games) -> dict:
     if game is not None:
         if not isinstance(game, str):
             raise BadStored("règle illisible")
-        if game in games:
+        if game in rules["rulesets"]:
             clean["game"] = game
     if "options" in value:
         options = value["options"]
         if not isinstance(options, dict):
             raise BadStored("options illisibles")
-        known = {o.id: o for g in games.values() for o in g.options}
+        offered = rules["rulesets"][clean["game"]]["options"] if "game" in clean else []
         kept = {}
-        for key, val in options.items():
-            opt = known.get(key)
-            if opt is None:
+        for opt in offered:
+            if opt["id"] not in options:
                 continue
-            if opt.choices:
-                if any(type(val) is type(c) and val == c for c in opt.choices):
-                    kept[key] = val
-            elif isinstance(val, bool):
-                kept[key] = val
+            val = options[opt["id"]]
+            if opt["choices"]:
+                choice = next((c for c in opt["choices"] if _kind(c) == _kind(val) and c == val), None)
+            else:
+                choice = val if isinstance(val, bool) else None
+            if choice is not None:
+                kept[opt["id"]] = choice
         clean["options"] = kept
     if "players" in value:
         players = value["players"]
-        if not isinstance(players, list) or len(players) > 20:
+        if not isinstance(players, list) or len(players) > limits["players"]:
             raise BadStored("joueurs illisibles")
         kept_players = []
         for p in players:
@@ -131,9 +150,23 @@ def check_setup(value, games) -> dict:
             name, seat = p.get("name", ""), p.get("seat", "human")
             if not isinstance(name, str) or not isinstance(seat, str):
                 raise BadStored("joueur illisible")
-            kept_players.append({"name": name[:40], "seat": seat[:20]})
+            kept_players.append({"name": name[:limits["name"]], "seat": seat[:limits["seat"]]})
         clean["players"] = kept_players
     return clean
+
+
+def _kind(value) -> str:
+    """A JSON value's type as JavaScript's typeof sees it (a bool is not a number)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "string" if isinstance(value, str) else "other"
+
+
+def _utf16_length(text: str) -> int:
+    """The length of a text as the browser counts it (UTF-16 code units)."""
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
 
 
 def aside_key(key: str, stamp: int) -> str:

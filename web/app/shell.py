@@ -6,7 +6,7 @@ family's ``view``, e.g. ``yams_view``), which draws the state and turns clicks a
 into action notations.  The shell owns the rest, the same for every game:
 
 * the URL parameters (``seed``, ``pace``, ``game``, ``fresh``) and the embed form;
-* the setup screen: plain HTML written by the build (web/build.py) from the family's
+* the setup screen: plain HTML written by the build (web/tools/build.py) from the family's
   rulesets, their options, seats and number of players, kept working by js/setup-early.js
   before and after Python starts; the shell adopts it (a "Commencer" clicked early starts
   the game as soon as Python is ready) and adds whatever the view adds (e.g. a starting
@@ -229,7 +229,7 @@ class Shell:
     def _store_view(self):
         """Keep the table as drawn (after the dice land), for the next visit to show at once
         while Python starts (js/view-early.js: a bounded tree of tags and text, no HTML)."""
-        early = getattr(window, "pygamesEarly", None)
+        early = getattr(window.pygames, "early", None)
         if early and self.replay is None:  # a replay is not the visitor's game
             early.storeView()
 
@@ -285,12 +285,11 @@ class Shell:
     # --- setup ------------------------------------------------------------------------
 
     def _saved_setup(self):
-        """The last setup's choices; a bad stored value is set aside with a notice."""
+        """The last setup's choices; a bad stored value is set aside with a notice.  The
+        setup's rules are the page's JSON (#setup-data), which js/setup-early.js reads too."""
         raw = storage.get(self.setup_key)
-        if raw is None:
-            return {}
         try:
-            return check_setup(read_json(raw), self.games)
+            return check_setup(raw, json.loads(by_id("setup-data").textContent))
         except BadStored as err:
             self.set_aside(self.setup_key, raw)
             self.setup_notice = (f"Les préférences enregistrées étaient illisibles ({err}) : "
@@ -298,7 +297,7 @@ class Shell:
             return {}
 
     def _build_setup(self):
-        """The setup form is plain HTML written by the build (web/build.py) and kept working
+        """The setup form is plain HTML written by the build (web/tools/build.py) and kept working
         by js/setup-early.js before and after Python starts (rulesets and their options,
         seats, player rows). The first time, if the player saw it before Python was ready,
         the shell adopts it as it is (they may have been choosing); otherwise the script
@@ -308,7 +307,7 @@ class Shell:
         form = by_id("setup-form")
         seen_early = document.body.getAttribute("data-early") == "setup"
         if form.getAttribute("data-owner") == "python" or not seen_early:
-            early = getattr(window, "pygamesSetup", None)
+            early = getattr(window.pygames, "setup", None)
             if early:
                 early.reset()
         form.setAttribute("data-owner", "python")
@@ -498,7 +497,7 @@ class Shell:
     @staticmethod
     def _record_decision(ms):
         """For e2e/bench_pages.py: the decision's time, if the page was asked to keep them."""
-        times = getattr(window, "pygamesBotTimes", None)
+        times = getattr(window.pygames, "botTimes", None)
         if times is not None and hasattr(times, "push"):
             times.push(ms)
 
@@ -867,7 +866,9 @@ class Shell:
 
 
 def main(family_id):
-    early = getattr(window, "pygamesEarly", None)
+    if not hasattr(window, "pygames"):  # the page's scripts make it; its absence stops nothing
+        window.pygames = window.Object.new()
+    early = getattr(window.pygames, "early", None)
     if early:
         early.release()  # the saved game's drawing (js/view-early.js) makes way for the live one
     shell = Shell(family_id)
@@ -877,7 +878,7 @@ def main(family_id):
         by_id("error-text").textContent = f"Le jeu n'a pas pu démarrer : {err}"
         shell._screen("error")
         raise
-    window.pygamesPage = "ready"
+    # The page's one ready signal (README, "window.pygames"), and when it came.
+    window.pygames.readyAt = window.performance.now()
     document.body.dataset.ready = "1"
-    document.dispatchEvent(window.CustomEvent.new("pygames:ready"))
     return shell

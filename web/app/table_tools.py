@@ -13,7 +13,7 @@
 * **Confirm a 0**: before a person's action, the view's optional hook
   ``confirm_text(state, action)`` may return a French question (or ``(question, button
   label)``); the shell then asks in a modal dialog, with "Ne plus demander" (remembered).
-  A page that offers it in its setup (page.json's "preferences", web/build.py) has a
+  A page that offers it in its setup (page.json's "preferences", web/tools/pages.py) has a
   checkbox "Demander avant d'inscrire un 0" that shows and changes that preference.
 """
 
@@ -95,7 +95,7 @@ class TableTools:
         box.appendChild(label)
         show(box, False)
         self._build_dialog()
-        # The setup's "Demander avant d'inscrire un 0" (web/build.py): js/setup-early.js shows
+        # The setup's "Demander avant d'inscrire un 0" (web/tools/build.py): js/setup-early.js shows
         # the stored preference whenever the setup is (re)set, so a box that differs now was
         # changed before Python was ready: that choice is kept.
         ask = by_id("ask-zero")

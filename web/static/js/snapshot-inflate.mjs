@@ -1,4 +1,4 @@
-// Loads the memory snapshot written by web/runtime/snapshot.mjs (`snapshot-<hash>.bin.gz`):
+// Loads the memory snapshot written by web/tools/runtime/snapshot.mjs (`snapshot-<hash>.bin.gz`):
 // gzip of
 //   "PGSNAP1\0", u32 LE total length, u32 LE page size, u32 LE page count n,
 //   n x u32 LE page index, then those n pages

@@ -13,28 +13,35 @@
  * window.pygamesEmbed ({ scan() } for pages that add divs later), one "message" listener
  * that only takes heights from its own frames. The frame is another origin: the game
  * cannot reach the host page, nor the host page's CSS the game.
+ *
+ * Why it differs from the site's other scripts: it runs on other people's pages, from a
+ * snippet they have already pasted. So it stays a classic script (the snippet's
+ * <script src defer>; document.currentScript, which gives the site's URL, exists only in
+ * classic scripts) wrapped in a function, so that none of its names reach the host page,
+ * and its one global is window.pygamesEmbed, not the site's window.pygames.
  */
-(function () {
+(() => {
   "use strict";
   if (window.pygamesEmbed) {  // included twice: the first copy does the work
     window.pygamesEmbed.scan();
     return;
   }
-  var script = document.currentScript;  // only defined while this script first runs
-  var base = script && script.src ? script.src : location.href;
-  var siteOrigin = new URL(base).origin;
-  var PAGES = /* pages: filled in by web/build.py */ {};
-  var PARAMS = ["game", "options", "players", "seed", "pace"];  // and "id", below
-  var DEFAULT_HEIGHT = 420;
-  var frames = [];  // our iframes; heights are accepted from these only
-  var done = typeof WeakSet === "function" ? new WeakSet() : null;
-  var count = 0;
+  const script = document.currentScript;  // only defined while this script first runs
+  const base = script?.src || location.href;
+  const siteOrigin = new URL(base).origin;
+  const PAGES = /* build: embed_pages */ {};  // written by web/tools/build.py
+  const PARAMS = ["game", "options", "players", "seed", "pace"];  // and "id", below
+  const DEFAULT_HEIGHT = 420;
+  const frames = [];  // our iframes; heights are accepted from these only
+  const done = new WeakSet();
+  let count = 0;
 
   // A short, stable tag of the host page, so that the n-th game of one post and the n-th
   // game of another keep separate saved games (FNV-1a of origin + path).
   function pageTag() {
-    var text = location.origin + location.pathname, h = 0x811c9dc5;
-    for (var i = 0; i < text.length; i++) {
+    const text = location.origin + location.pathname;
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) {
       h ^= text.charCodeAt(i);
       h = Math.imul(h, 0x01000193) >>> 0;
     }
@@ -46,22 +53,22 @@
   }
 
   function build(div) {
-    var kind = div.getAttribute("data-pygames");
-    var page = Object.prototype.hasOwnProperty.call(PAGES, kind) ? PAGES[kind] : null;
+    const kind = div.getAttribute("data-pygames");
+    const page = Object.hasOwn(PAGES, kind) ? PAGES[kind] : null;
     if (!page) {
-      div.textContent = "pygames : jeu inconnu « " + String(kind).slice(0, 40) + " ».";
+      div.textContent = `pygames : jeu inconnu « ${String(kind).slice(0, 40)} ».`;
       return;
     }
     count += 1;
-    var url = new URL(page.file, base);
-    PARAMS.forEach(function (name) {
-      var value = div.getAttribute("data-" + name);
+    const url = new URL(page.file, base);
+    for (const name of PARAMS) {
+      const value = div.getAttribute(`data-${name}`);
       if (value !== null) url.searchParams.set(name, value);
-    });
-    var id = div.getAttribute("data-id");  // a wrong one is passed on: the frame says why
-    url.searchParams.set("id", id !== null ? id : pageTag() + "-" + count);
+    }
+    const id = div.getAttribute("data-id");  // a wrong one is passed on: the frame says why
+    url.searchParams.set("id", id !== null ? id : `${pageTag()}-${count}`);
 
-    var frame = document.createElement("iframe");
+    const frame = document.createElement("iframe");
     frame.src = url.href;
     frame.title = page.title;
     frame.loading = "lazy";
@@ -70,38 +77,34 @@
     // confirm() and the "pygames" link in a new tab are what the game needs.
     frame.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms allow-modals " +
       "allow-popups allow-popups-to-escape-sandbox");
-    var height = parseInt(div.getAttribute("data-height"), 10);
+    const height = parseInt(div.getAttribute("data-height"), 10);
     important(frame, "display", "block");
     important(frame, "width", "100%");
     important(frame, "max-width", "100%");
     important(frame, "border", "0");
-    important(frame, "height", (height > 0 ? height : DEFAULT_HEIGHT) + "px");
+    important(frame, "height", `${height > 0 ? height : DEFAULT_HEIGHT}px`);
     frames.push(frame);
-    div.replaceChildren ? div.replaceChildren(frame) : (div.textContent = "", div.appendChild(frame));
+    div.replaceChildren(frame);
   }
 
   function scan() {
-    var divs = document.querySelectorAll("[data-pygames]");
-    for (var i = 0; i < divs.length; i++) {
-      if (done ? done.has(divs[i]) : divs[i].querySelector("iframe")) continue;
-      if (done) done.add(divs[i]);
-      build(divs[i]);
+    for (const div of document.querySelectorAll("[data-pygames]")) {
+      if (done.has(div)) continue;
+      done.add(div);
+      build(div);
     }
   }
 
-  window.addEventListener("message", function (event) {
-    var data = event.data;
+  addEventListener("message", (event) => {
+    const data = event.data;
     if (event.origin !== siteOrigin || !data || data.type !== "pygames:height") return;
-    for (var i = 0; i < frames.length; i++) {
-      if (frames[i].contentWindow === event.source) {
-        var height = Math.round(Number(data.height));
-        if (height > 0 && height < 100000) important(frames[i], "height", height + "px");
-        return;
-      }
-    }
+    const frame = frames.find((f) => f.contentWindow === event.source);
+    if (!frame) return;
+    const height = Math.round(Number(data.height));
+    if (height > 0 && height < 100000) important(frame, "height", `${height}px`);
   });
 
-  window.pygamesEmbed = { scan: scan };
+  window.pygamesEmbed = { scan };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", scan);
   } else {

@@ -1,5 +1,5 @@
 // Every use of Pyodide's and PyScript's private or undocumented behaviour, in one module.
-// Runs in the browser (js/pyodide-fast.mjs, js/boot.js) and in Node (web/runtime/snapshot.mjs),
+// Runs in the browser (js/pyodide-fast.mjs, js/boot.js) and in Node (web/tools/runtime/snapshot.mjs),
 // so it touches no browser global at load time.
 //
 // Pinned: pyodide 314.0.7 and @pyscript/core 0.7.31 (package.json). When upgrading either,
@@ -11,7 +11,7 @@
 //      `_makeSnapshot: true` + `py.makeMemorySnapshot()` (both private). A snapshot only fits
 //      the exact pyodide.asm.wasm and standard library it was made with (the build names the
 //      snapshot after both). Check: a warm visit of a game page reports
-//      window.pygamesBoot.mode === "snapshot".
+//      window.pygames.boot.mode === "snapshot".
 //   2. `py.FS` (Emscripten's file system: cwd, mkdirTree, writeFile): the game's files are
 //      written into the working directory before PyScript gets the interpreter.
 //   3. Pyodide logs "wasm instantiation failed" through console.warn and then waits forever

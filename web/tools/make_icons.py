@@ -3,13 +3,13 @@
 
 Usage::
 
-    python web/make_icons.py        # rewrites web/icons/icon-{192,512}.png, icon-maskable-512.png
+    python web/tools/make_icons.py   # rewrites web/static/icons/icon-{192,512}.png, icon-maskable-512.png
 
-The same picture as ``web/icons/icon.svg``: a white die showing 5 on green.
+The same picture as ``web/static/icons/icon.svg``: a white die showing 5 on green.
 ``icon-maskable-512.png`` fills the whole square with green and keeps the die
 inside the central "safe zone" (a circle of 40 % of the size), so a phone may
 crop it to any shape.  The PNGs are committed; this script is not part of the
-site (web/build.py leaves it out) and only needs re-running if the design
+site (nothing of web/tools/ is served) and only needs re-running if the design
 changes.  Shapes are drawn with signed distances: 1-pixel anti-aliasing.
 """
 
@@ -20,7 +20,7 @@ import struct
 import zlib
 from pathlib import Path
 
-ICONS = Path(__file__).resolve().parent / "icons"
+ICONS = Path(__file__).resolve().parent.parent / "static" / "icons"
 GREEN = (0x1F, 0x6F, 0x4A)
 WHITE = (0xFF, 0xFF, 0xFF)
 PIP = (0x1F, 0x23, 0x28)

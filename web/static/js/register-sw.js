@@ -1,30 +1,34 @@
-// Offline play: registers the service worker (sw.js, written by web/build.py) and offers a new
-// version when one is fully downloaded.  Every page includes it with one line:
+// Offline play: registers the service worker (sw.js, written by web/tools/build_sw.mjs) with
+// workbox-window (vendored, pinned in package.json) and offers a new version when one is
+// fully downloaded.  Every page includes it with one line:
 //     <script type="module" src="js/register-sw.js"></script>
 //
 // * The worker precaches the whole site at the first visit and then serves it from the cache.
 // * A new deployment is downloaded in the background while this version keeps running; once it
-//   is complete, a banner offers "Nouvelle version disponible — recharger".  The click tells the
-//   waiting worker to take over (SKIP_WAITING) and the page reloads when it has.
+//   is complete (Workbox's `waiting`), a banner offers "Nouvelle version disponible —
+//   recharger".  The click tells the waiting worker to take over (messageSkipWaiting) and every
+//   page it served reloads when it has.
 // * Not registered when the page is opened from file://, or with `?nosw` in the URL: then any
 //   worker installed before for this site is removed as well (and the page reloads once if it
 //   was served by it), so everything comes from the server -- handy while developing.
 // * The first registration waits until the page has started (the game is ready, or the
-//   page's load event), so that the ~20 MB download of the precache does not slow the first game.
+//   page's load event), so that the ~20 MB download of the precache does not slow the first
+//   game; workbox-window itself is loaded then, not before.
 // * <html data-build="..."> tells which build is running (build-info.json's "build").
 
 const SW_URL = new URL("../sw.js", import.meta.url);
 const SCOPE = new URL("../", import.meta.url);
+const WORKBOX = new URL(/* build: workbox_window */ "../vendor/workbox-window/workbox-window.prod.mjs", import.meta.url);
 const sw = navigator.serviceWorker;
 
 function showBuild() {
   fetch(new URL("../build-info.json", import.meta.url))
     .then((r) => (r.ok ? r.json() : null))
-    .then((info) => { if (info && info.build) document.documentElement.dataset.build = info.build; })
+    .then((info) => { if (info?.build) document.documentElement.dataset.build = info.build; })
     .catch(() => {});
 }
 
-function offerUpdate(worker) {
+function offerUpdate(accept) {
   if (document.getElementById("update-banner")) return;
   const banner = document.createElement("div");
   banner.id = "update-banner";
@@ -37,7 +41,7 @@ function offerUpdate(worker) {
   button.textContent = "recharger";
   button.addEventListener("click", () => {
     button.disabled = true;
-    worker.postMessage({ type: "SKIP_WAITING" });
+    accept();
   });
   banner.append(text, button);
   // In the flow at the top of the page (after the skip link): it never covers the game.
@@ -45,10 +49,16 @@ function offerUpdate(worker) {
   if (skip) skip.after(banner); else document.body.prepend(banner);
 }
 
+// The page has started: a game page's shell gave its ready signal (<body data-ready>, README
+// "window.pygames"), or a page without Python has loaded.
 function pageStarted() {
   return new Promise((resolve) => {
-    if (document.querySelector('script[type="py"]') && !document.body.dataset.ready) {
-      document.addEventListener("pygames:ready", () => resolve(), { once: true });
+    const body = document.body;
+    if (document.querySelector('script[type="py"]') && !body.dataset.ready) {
+      const watch = new MutationObserver(() => {
+        if (body.dataset.ready) { watch.disconnect(); resolve(); }
+      });
+      watch.observe(body, { attributes: true, attributeFilter: ["data-ready"] });
       setTimeout(resolve, 30000); // Python did not start: still make the site available offline
     } else if (document.readyState === "complete") {
       resolve();
@@ -60,9 +70,11 @@ function pageStarted() {
 
 async function register() {
   // Pages that were already served by a worker reload when a new one takes over: the click
-  // in one tab updates every tab (the game is saved after every move).
-  let reloading = false;
+  // in one tab updates every tab (the game is saved after every move).  Listened to from the
+  // start, not from the registration on (Workbox's `controlling`), so that a tab still
+  // starting is switched too.
   if (sw.controller) {
+    let reloading = false;
     sw.addEventListener("controllerchange", () => {
       if (reloading) return;
       reloading = true;
@@ -72,22 +84,27 @@ async function register() {
   // After the page has started: the first registration downloads the whole site, and a
   // later one checks sw.js for an update -- neither should compete with the start.
   await pageStarted();
-  const reg = await sw.register(SW_URL, { scope: SCOPE.pathname, updateViaCache: "none" });
-  const watch = (worker) => {
-    if (!worker) return;
-    worker.addEventListener("statechange", () => {
-      if (worker.state === "installed" && sw.controller) offerUpdate(worker);
-    });
+  const { Workbox } = await import(WORKBOX.href);
+  const wb = new Workbox(SW_URL.href, { scope: SCOPE.pathname, updateViaCache: "none" });
+  // A worker waiting while this page has one (a first install never waits): a new version,
+  // found by this tab or another.
+  const offer = () => {
+    if (sw.controller) offerUpdate(() => wb.messageSkipWaiting());
   };
-  if (reg.waiting && sw.controller) offerUpdate(reg.waiting);
-  watch(reg.installing);
-  reg.addEventListener("updatefound", () => watch(reg.installing));
+  wb.addEventListener("waiting", offer);
+  const reg = await wb.register({ immediate: true });
+  // Workbox hears of the workers found from its registration on; one the browser was already
+  // installing (its own update check when this page was opened) is watched here.
+  const installing = reg.installing;
+  installing?.addEventListener("statechange", () => {
+    if (installing.state === "installed") offer();
+  });
   // A page left open for hours still hears about a new version: check when it comes back.
   let checked = Date.now();
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && Date.now() - checked > 600000) {
       checked = Date.now();
-      reg.update().catch(() => {});
+      wb.update().catch(() => {});
     }
   });
 }

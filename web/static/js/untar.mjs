@@ -1,4 +1,4 @@
-// Reads a .tar.gz (the game's files: web/build.py makes it): one gzip stream inflated by the
+// Reads a .tar.gz (the game's files: web/tools/build.py makes it): one gzip stream inflated by the
 // browser's own DecompressionStream, then the tar records.  js/pyodide-fast.mjs writes the
 // files into Python's file system with it: a few ms, where PyScript's `files` unpacking in
 // Python took 40-70 ms of the page's start.

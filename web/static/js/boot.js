@@ -52,11 +52,6 @@ addEventListener(PROGRESS_EVENT, ({ detail }) => {
   if (stage) progress(...stage);
 });
 
-document.addEventListener("pygames:ready", () => {
-  progress(100, "Prêt.");
-  window.pygamesReadyAt = performance.now();
-});
-
 function fail(message) {
   if (document.body.dataset.ready) return;
   const panel = document.getElementById("error");

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Writes <out>/sw.js, the service worker of the built site, with workbox-build
-// (pinned in package.json).  Called by web/build.py as its last step:
+// (pinned in package.json).  Called by web/tools/build.py as its last step:
 //
-//     node web/build_sw.mjs <out-dir>
+//     node web/tools/build_sw.mjs <out-dir>
 //
 // * Precaches EVERY file of <out-dir> (the glob is the list: nothing is kept by
 //   hand), each with the md5 of its content as its revision, large files
@@ -21,8 +21,9 @@
 // * Cache-first for everything precached; `?seed=...`, `?nosw`, ... are ignored
 //   when matching, so yams.html?seed=7 is served from the cache.
 // * No skipWaiting: the new worker waits until the page asks for it
-//   (postMessage {type: "SKIP_WAITING"}, sent by js/register-sw.js when the
-//   player clicks "recharger"); until then the old version keeps running.
+//   (postMessage {type: "SKIP_WAITING"}, sent by workbox-window's messageSkipWaiting in
+//   js/register-sw.js when the player clicks "recharger"); until then the old version
+//   keeps running.
 // * The workbox runtime is bundled into sw.js itself (inlineWorkboxRuntime):
 //   no importScripts, no other host.
 // * Output is deterministic: same dist/ => byte-identical sw.js.
@@ -36,7 +37,7 @@ import process from "node:process";
 
 const out = process.argv[2];
 if (!out) {
-  console.error("usage: node web/build_sw.mjs <out-dir>");
+  console.error("usage: node web/tools/build_sw.mjs <out-dir>");
   process.exit(2);
 }
 const globDirectory = path.resolve(out);
@@ -60,8 +61,8 @@ const { count, size, warnings } = await generateSW({
   // Files whose URL changes with their content need no revision, so Workbox fetches them
   // without a cache-busting parameter: what the first visit loaded comes from the HTTP
   // cache instead of being downloaded twice.  (The runtime's content-named files and the
-  // vendor directories named after their pinned versions, see web/build.py.)
-  dontCacheBustURLsMatching: /(?:-[0-9a-f]{16}\.(?:zip|tar\.gz|bin\.gz)$)|(?:(?:^|\/)vendor\/py(?:odide|script)-\d[^/]*\/)/,
+  // vendor directories named after their pinned versions, see web/tools/build.py.)
+  dontCacheBustURLsMatching: /(?:-[0-9a-f]{16}\.(?:zip|tar\.gz|bin\.gz)$)|(?:(?:^|\/)vendor\/(?:pyodide|pyscript|workbox-window)-\d[^/]*\/)/,
   directoryIndex: "index.html",
   cleanupOutdatedCaches: true,
   skipWaiting: false,

@@ -3,7 +3,7 @@
 
 Usage::
 
-    python web/serve.py [PORT] [--dir dist] [--prefix /pygames/] [--no-cache]
+    python web/tools/serve.py [PORT] [--dir dist] [--prefix /pygames/] [--no-cache]
 
 * Binds 127.0.0.1 only (default port 8000).
 * Explicit MIME types (``.wasm`` application/wasm, ``.mjs``/``.js``
@@ -48,7 +48,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_DIR = ROOT / "dist"
 HOST = "127.0.0.1"
 PAGES_CACHE_CONTROL = "max-age=600"  # what GitHub Pages sends

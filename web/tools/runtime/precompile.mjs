@@ -1,9 +1,9 @@
-// Build step (run by web/runtime/__init__.py, called from web/build.py):
+// Build step (run by web/tools/runtime/__init__.py, called from web/tools/build.py):
 // precompile Pyodide's python_stdlib.zip to bytecode with Pyodide's own CPython
 // (the very interpreter that runs it in the browser), so that a boot unmarshals
 // .pyc instead of compiling ~150 standard-library modules from source.
 //
-//   node web/runtime/precompile.mjs <pyodide dir> <out.zip>
+//   node web/tools/runtime/precompile.mjs <pyodide dir> <out.zip>
 //        [--all] [--strip-docstrings] [--path DIR]... [--import MODULE]... [--drop GLOB]... [--keep GLOB]...
 //
 // Which modules become .pyc: by default the "hot" ones, i.e. every module of the

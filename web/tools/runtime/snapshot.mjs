@@ -1,9 +1,9 @@
-// Build step (run by web/runtime/__init__.py): a Pyodide memory snapshot taken
+// Build step (run by web/tools/runtime/__init__.py): a Pyodide memory snapshot taken
 // in Node right after boot and the import of the hot standard-library modules
 // and of the game package, for warm and offline visits (js/pyodide-fast.mjs
 // restores it when the browser already holds it; a first visit never waits for it).
 //
-//   node web/runtime/snapshot.mjs <pyodide dir> <stdlib zip> <out.gz>
+//   node web/tools/runtime/snapshot.mjs <pyodide dir> <stdlib zip> <out.gz>
 //        [--package-zip ZIP] [--import MODULE]...
 //
 // <stdlib zip> is the zip the browser will mount: the snapshot remembers offsets
@@ -27,7 +27,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-import { MAKE_SNAPSHOT_OPTIONS, makeSnapshot } from "../js/runtime-internals.mjs";
+import { MAKE_SNAPSHOT_OPTIONS, makeSnapshot } from "../../static/js/runtime-internals.mjs";
 
 const PAGE = 4096;
 const MAGIC = "PGSNAP1\0";

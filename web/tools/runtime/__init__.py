@@ -1,6 +1,6 @@
 """Runtime build step: a faster-booting standard library for Pyodide.
 
-Called by web/build.py after the npm files are copied into ``dist/``::
+Called by web/tools/build.py after the npm files are copied into ``dist/``::
 
     from runtime import build_runtime
     report = build_runtime(out / PYODIDE_DIR, package_zip=out / "pygames.zip")
@@ -29,12 +29,12 @@ from the sources embedded in its chunks.
 Then ``snapshot.mjs`` boots Pyodide in Node on that standard library, unpacks
 the game's files where the page writes them, imports the hot modules and the pygames
 modules and saves a memory snapshot: only its non-zero pages, gzipped (~4.7 MB).
-web/js/pyodide-fast.mjs (PyScript's ``interpreter``) restores it on visits
+web/static/js/pyodide-fast.mjs (PyScript's ``interpreter``) restores it on visits
 where the browser already holds it (the service worker precaches it after a
 first visit).
 
 The game's files are served as one ``pygames-<page>-<hash>.tar.gz`` per game page
-(one gzip stream: the page reads it in JS, web/js/untar.mjs): only what that page
+(one gzip stream: the page reads it in JS, web/static/js/untar.mjs): only what that page
 imports (:func:`page_entries`: the shell, the page's view and game module, what they
 import, even inside a function, and PyScript's bytecode -- not the other games, not the
 CLI).  A first visit downloads its own page's archive only; the service worker precaches
@@ -62,7 +62,7 @@ import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+ROOT = HERE.parent.parent.parent
 PACKAGE = ROOT / "pygames"
 APP = ROOT / "web" / "app"
 PYODIDE_SRC = ROOT / "node_modules" / "pyodide"
@@ -431,7 +431,7 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
          "pages": {"yams": "pygames-yams-<hash>.tar.gz", ...},
          "snapshot": "snapshot-<hash>.bin.gz" or None, "stdlib_mode": "precompiled"/"stock", ...}
 
-    (web/build.py writes it into js/pyodide-fast.mjs and build-info.json), and whose
+    (web/tools/build.py writes it into js/pyodide-fast.mjs and build-info.json), and whose
     ``files`` are the paths written.  Falls back to the stock zip and no snapshot (and says
     so) when Node is missing or a step fails, so that a build always yields a working site."""
     pyodide_out = Path(pyodide_out)
@@ -517,7 +517,7 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
 
 #: The game's files as the site serves them: ``pygames-<hash>.tar.gz`` (one gzip stream, which
 #: the page inflates natively and writes into Python's file system itself, see
-#: web/js/pyodide-fast.mjs; smaller than the zip, too).
+#: web/static/js/pyodide-fast.mjs; smaller than the zip, too).
 PACKAGE_STEM = "pygames"
 TAR_SUFFIX = ".tar.gz"
 _TAR_MTIME = 1577836800  # 2020-01-01: reproducible archives

@@ -1,10 +1,11 @@
-// PyScript's `interpreter` (web/pyscript.json): the vendored Pyodide's loadPyodide, plus the
-// memory snapshot of web/runtime/ when this browser already holds it.
+// PyScript's `interpreter` (web/static/pyscript.json): the vendored Pyodide's loadPyodide, plus the
+// memory snapshot of web/tools/runtime/ when this browser already holds it.
 //
-// * web/build.py fills in RUNTIME below: the content-named files of this build -- the
-//   precompiled standard library, the game's files (`pages`: for each game page, the
-//   pygames-<id>-<hash>.tar.gz of the modules that page may import -- shared core, its
-//   game, its view, the shell -- and their bytecode, written into Python's working
+// * web/tools/build.py writes RUNTIME below (and the vendored Pyodide's paths, `build:`
+//   values): the content-named files of this build -- the precompiled standard library,
+//   the game's files (`pages`: for each game page, the pygames-<id>-<hash>.tar.gz of the
+//   modules that page may import -- shared core, its game, its view, the shell -- and
+//   their bytecode, written into Python's working
 //   directory here; the page is `<html data-family>`; `package`, every module, for a page
 //   that names none), the memory snapshot made with exactly those (or null; one for every
 //   page, every game imported) -- and an empty Pyodide lock file (the site loads no package:
@@ -17,7 +18,7 @@
 //   from it, with the pygames modules already imported, instead of starting the interpreter
 //   and importing ~200 modules.  The first restore inflates the .gz in a worker
 //   (js/snapshot-worker.mjs) while Pyodide loads, and keeps the inflated form; the visits
-//   after read that, from the game page's first line (web/build.py's inline script).
+//   after read that, from the game page's first line (web/tools/build.py's inline script).
 //   Without a service worker: always the ordinary boot.  Any failure falls back to it.
 // * After a restore, `random` is reseeded from fresh entropy (its state was frozen in the
 //   snapshot); `secrets`/os.urandom read crypto.getRandomValues at each call anyway.
@@ -26,19 +27,19 @@
 //   is the same instance): the boot starts before PyScript, once its own chunks and config
 //   are loaded, asks for the interpreter, and overlaps them.
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
-//   Python" (js/boot.js shows them), and window.pygamesBoot = {mode, snapshotFrom, skipped,
+//   Python" (js/boot.js shows them), and window.pygames.boot = {mode, snapshotFrom, skipped,
 //   archive (the game files' name), stages (ms)}.
-import { loadPyodide as loadVendored, version } from "../vendor/pyodide/pyodide.mjs";
+import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, expand } from "./snapshot-inflate.mjs";
 import { PROGRESS_EVENT, WASM_FAILURE_LOG, restoreOptions, writeFiles } from "./runtime-internals.mjs";
 import { readTarGz } from "./untar.mjs";
 
 export { version };
 
-const RUNTIME = /* filled in by web/build.py */ null;
+const RUNTIME = /* build: runtime */ null;
 
-const BASE = new URL("../vendor/pyodide/", import.meta.url);
-const boot = (window.pygamesBoot = { mode: "plain", stages: {} });
+const BASE = new URL(/* build: pyodide_dir */ "../vendor/pyodide/", import.meta.url);
+const boot = ((window.pygames ??= {}).boot = { mode: "plain", stages: {} });
 
 function stage(name, detail) {
   boot.stages[name] = performance.now();
@@ -120,8 +121,8 @@ function loadHere(url) {
 async function cachedSnapshot() {
   if (!RUNTIME?.snapshot || typeof DecompressionStream !== "function" || !self.caches) return null;
   const url = new URL(RUNTIME.snapshot, BASE).href;
-  // The page's inline script may have started the read already (web/build.py writes it).
-  const early = window.pygamesEarlySnapshot?.url === url ? window.pygamesEarlySnapshot : null;
+  // The page's inline script may have started the read already (web/tools/build.py writes it).
+  const early = window.pygames.earlySnapshot?.url === url ? window.pygames.earlySnapshot : null;
   const kept = await (early?.response ?? caches.open(INFLATED).then((c) => c.match(url))).catch(() => null);
   const fromGzip = () => {
     try {

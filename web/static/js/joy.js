@@ -1,7 +1,7 @@
 // "A moment of joy" on every game page: a short burst over the table (a Yams, the 421, a
 // win) and, if the player turned the sound on, a little chime synthesised here with the
 // Web Audio API (no sound file, nothing fetched). The page's Python calls
-// window.pygamesJoy.celebrate(text, withSound) and .chime(kind); the text is set with
+// window.pygames.joy.celebrate(text, withSound) and .chime(kind); the text is set with
 // textContent. No burst at all under prefers-reduced-motion (the words are announced by
 // the page's live region anyway).
 
@@ -68,4 +68,4 @@ function celebrate(text, withSound = false, kind = "joy") {
 }
 
 const api = { chimes: 0, chime, celebrate };
-window.pygamesJoy = api;
+(window.pygames ??= {}).joy = api;

@@ -1,0 +1,177 @@
+"""The site's pages, written by Jinja2 (autoescaped) from web/templates/ and the registry.
+
+* ``<id>.html`` and ``embed-<id>.html`` for every game of the registry that has its page
+  parts (web/games/<id>/table.html, rules.html, page.json), and ``index.html``, one card
+  per game.  Every value is escaped by the templates; the games' parts are the site's own
+  markup, included as they are.
+* The setup form in plain HTML (web/templates/parts/setup.html), usable before Python
+  starts, and the setup's rules as JSON data in the page (:func:`setup_rules`): what
+  js/setup-early.js and web/app/guard.py's ``check_setup`` both read, so that the two never
+  disagree on a stored setup.
+* Each page's Content-Security-Policy, which lists the hash of each of its inline scripts
+  (``policy()`` in the templates; :func:`check_policy` checks the result).
+
+The registry is read through web/tools/facts.py only.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from pathlib import Path
+
+import facts
+
+WEB = Path(__file__).resolve().parent.parent
+TEMPLATES = WEB / "templates"
+GAMES = WEB / "games"
+
+#: The preferences of this device a page may offer in its setup (web/games/<id>/page.json's
+#: "preferences"; the markup is in web/templates/parts/setup.html).
+SETUP_PREFERENCES = frozenset({"confirm_zero"})
+
+#: What a stored setup (``pygames:<id>:setup``) may hold, checked in the same way by
+#: js/setup-early.js and web/app/guard.py: characters of the stored text, nesting depth,
+#: players, and characters (code points) of a seat; the name's limit is the rules' own.
+STORED_SETUP = {"text": 100_000, "depth": 32, "players": 20, "seat": 20}
+
+#: The Content-Security-Policy of every page; %(hashes)s: the sha256 of each inline script.
+#: PyScript needs 'unsafe-eval' (it calls Function()); nothing else runs but the site's files.
+CSP = ("default-src 'none'; script-src 'self' 'unsafe-eval'%(hashes)s; style-src 'self'; "
+       "img-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
+       "font-src 'self'; form-action 'none'; object-src 'none'; base-uri 'none'")
+INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
+JS_TYPES = ("", "module", "text/javascript", "application/javascript")
+POLICY_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+
+
+class PageError(SystemExit):
+    """The pages cannot be written as the sources say (the build stops with this message)."""
+
+    def __init__(self, message: str):
+        super().__init__(f"build.py: {message}")
+
+
+def script_hash(body: str) -> str:
+    digest = hashlib.sha256(body.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def policy(*scripts: str) -> str:
+    """The page's policy, allowing exactly these inline scripts (empty ones are none)."""
+    hashes = "".join(" " + h for h in dict.fromkeys(script_hash(str(s)) for s in scripts if s))
+    return CSP % {"hashes": hashes}
+
+
+def inline_script_hashes(page: str) -> list[str]:
+    """'sha256-…' of every inline JavaScript script of a page (not src=, not type="py")."""
+    hashes = []
+    for m in INLINE_SCRIPT.finditer(page):
+        attrs = m.group("attrs")
+        kind = re.search(r'\btype="([^"]*)"', attrs)
+        if re.search(r"\bsrc=", attrs) or (kind and kind.group(1).lower() not in JS_TYPES):
+            continue
+        hashes.append(script_hash(m.group("body")))
+    return hashes
+
+
+def check_policy(name: str, page: str) -> None:
+    """The page has one policy, before any script, and it allows exactly its inline scripts."""
+    metas = POLICY_META.findall(page)
+    if len(metas) != 1 or page.index('http-equiv="Content-Security-Policy"') > page.find("<script"):
+        raise PageError(f"{name} must hold one Content-Security-Policy, before any script")
+    allowed = set(re.findall(r"'sha256-[^']+'", html.unescape(metas[0])))
+    if allowed != set(inline_script_hashes(page)):
+        raise PageError(f"{name}: its policy does not list exactly its inline scripts")
+
+
+def environment():
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    env = Environment(loader=FileSystemLoader([TEMPLATES, WEB]), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      keep_trailing_newline=True)
+    # The setup's JSON as it was written by hand before: French text kept as it is
+    # (tojson still escapes <, >, & and ' so that nothing in it can close the element).
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
+    env.globals["policy"] = policy
+    return env
+
+
+def paged(families: list[facts.FamilyFacts]) -> list[facts.FamilyFacts]:
+    """The families whose page parts are written (a game may be registered first)."""
+    return [f for f in families if (GAMES / f.id / "table.html").is_file()]
+
+
+def page_facts(family: facts.FamilyFacts) -> dict:
+    """A game page's own facts: web/games/<id>/page.json over the registry's defaults."""
+    path = GAMES / family.id / "page.json"
+    extra = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    unknown = [p for p in extra.get("preferences", []) if p not in SETUP_PREFERENCES]
+    if unknown:
+        raise PageError(f"unknown setup preference(s) in {family.id}/page.json: {unknown}")
+    return {
+        "description": extra.get("description", family.description),
+        "rules_title": extra.get("rules_title", f"Règles : {family.title}"),
+        "preferences": list(extra.get("preferences", [])),
+    }
+
+
+def first_players(game: facts.RulesetFacts) -> list[tuple[str, str]]:
+    """The player rows the setup starts with (what the shell would build): the ruleset's
+    default players, within its numbers, each with a seat it offers."""
+    seats = [s for s, _ in game.seats]
+    players = [(name, seat if seat in seats else "human")
+               for name, seat in game.default_players][:game.max_players]
+    while len(players) < game.min_players:
+        players.append((f"Joueur {len(players) + 1}", "simple" if "simple" in seats else "human"))
+    return players
+
+
+def setup_rules(family: facts.FamilyFacts) -> dict:
+    """The setup's rules as data, written into the page (``#setup-data``): each ruleset's
+    numbers of players, seats, options with their choices and default players, and what a
+    stored setup may hold.  js/setup-early.js builds the form and checks the stored setup
+    from it; the shell's guard.check_setup reads the same JSON from the page."""
+    return {
+        "family": family.id,
+        "stored": {**STORED_SETUP, "name": facts.max_name_length()},
+        "rulesets": {
+            g.id: {
+                "min": g.min_players, "max": g.max_players,
+                "seats": [[seat, label] for seat, label in g.seats],
+                "options": [{"id": o.id, "default": o.default, "choices": list(o.choices)}
+                            for o in g.options],
+                "players": [{"name": n, "seat": s} for n, s in g.default_players],
+            } for g in family.rulesets
+        },
+    }
+
+
+def family_context(family: facts.FamilyFacts, vendor: dict, snapshot: str | None) -> dict:
+    first = family.rulesets[0]
+    return {"family": family, "page": page_facts(family), "first": first,
+            "players": first_players(first), "rules": setup_rules(family),
+            "vendor": vendor, "snapshot": snapshot}
+
+
+def render_pages(vendor: dict, snapshot: str | None = None,
+                 families: list[facts.FamilyFacts] | None = None) -> dict[str, str]:
+    """Every page: ``<id>.html`` and ``embed-<id>.html`` for each paged family, and
+    ``index.html``.  *vendor*: the output's paths of the runtimes (``pyodide``,
+    ``pyscript``); *snapshot*: the memory snapshot's path (the game pages' inline script
+    starts reading it), or None."""
+    env = environment()
+    families = paged(facts.families() if families is None else families)
+    pages = {}
+    for family in families:
+        context = family_context(family, vendor, snapshot)
+        pages[f"{family.id}.html"] = env.get_template("game.html").render(context)
+        pages[f"embed-{family.id}.html"] = env.get_template("embed.html").render(context)
+    pages["index.html"] = env.get_template("index.html").render(families=families)
+    for name, text in pages.items():
+        check_policy(name, text)
+    return pages

@@ -8,16 +8,10 @@ pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e
 
 from pygames import find_game
 from pygames.expert import ExpertYamsBot, advise, load_tables, rules_name
-from yams_helpers import (
-    ROOT,
-    check_sheet_totals,
-    expected_ranking,
-    open_yams,
-    read_ranking,
-    replay_saved,
-    screen,
-    start_game,
-)
+
+from harness.pages import GamePage
+from harness.site import WEB
+from harness.yams import check_sheet_totals, expected_ranking, read_ranking
 
 TABLES = {}
 
@@ -26,7 +20,7 @@ def tables_for(game_id: str, options=None):
     game = find_game(game_id)
     name = rules_name(game.rules(game.resolve_options(options)))
     if name not in TABLES:
-        TABLES[name] = load_tables((ROOT / "web" / "tables" / "yams" / f"{name}.bin").read_bytes())
+        TABLES[name] = load_tables((WEB / "tables" / "yams" / f"{name}.bin").read_bytes())
     return TABLES[name]
 
 
@@ -35,11 +29,11 @@ def points(value: float) -> str:
 
 
 def test_expert_seat_plays_a_whole_game_as_the_solver_says(page, site_url, request_log):
-    open_yams(page, site_url, seed="e2e-expert", pace=0, fresh=True)
-    start_game(page, "yahtzee", [("Experte", "expert")])
-    page.wait_for_function("!document.getElementById('end').hidden", timeout=120_000)
-    assert screen(page) == "end"
-    match = replay_saved(page)
+    game = GamePage(page, site_url).open(seed="e2e-expert", fresh=True)
+    game.start_game([("Experte", "expert")], ruleset="yahtzee", or_end=True)
+    game.wait_end()
+    assert game.screen() == "end"
+    match = game.replay()
     assert match.state.is_terminal()
     # Every choice the page's expert made is the one the solver's policy makes.
     bot, state = ExpertYamsBot(tables_for("yahtzee")), find_game("yahtzee").new_state(
@@ -57,13 +51,13 @@ def test_expert_seat_plays_a_whole_game_as_the_solver_says(page, site_url, reque
 
 
 def test_advisor_shows_the_best_choices_and_can_apply_one(page, site_url, request_log, screenshot):
-    open_yams(page, site_url, seed="e2e-advice", pace=0, fresh=True)
-    start_game(page, "yams", [("Alice", "human")])
-    page.click("#roll")
+    game = GamePage(page, site_url).open(seed="e2e-advice", fresh=True)
+    game.start_game([("Alice", "human")], ruleset="yams", or_end=True)
+    game.dice.roll()
     page.click("#advise")
     page.wait_for_selector("#advice .advice-list li")
     screenshot(page, "advisor_desktop")
-    match = replay_saved(page)
+    match = game.replay()
     expected = advise(match.state, tables_for("yams"))
     shown = page.eval_on_selector_all(
         "#advice .advice-list li", "items => items.map(li => [li.querySelector('button').dataset.advice, li.querySelector('.advice-value').textContent])"
@@ -76,14 +70,12 @@ def test_advisor_shows_the_best_choices_and_can_apply_one(page, site_url, reques
     best = expected[0][0]
     page.click("#advice .advice-list li:first-child button")
     if best.notation().startswith("keep"):
-        held = page.eval_on_selector_all(
-            "#dice [data-die][aria-pressed=true]", "ds => ds.map(d => +d.dataset.face)"
-        )
+        held = [d["face"] for d in game.dice.read() if d["held"]]
         assert sorted(held) == list(best.keep)
         assert page.is_hidden("#advice") is False
-        page.click("#roll")
+        game.dice.roll()
         assert page.is_hidden("#advice")
-    assert replay_saved(page).history[-1] != match.history[-1]
+    assert game.replay().history[-1] != match.history[-1]
 
 
 #: Every list of dice in the analysis tables ("garder 1 3 4", "dés 2 2 5 6 6"): how many, and
@@ -109,9 +101,9 @@ DICE_LISTS_BROKEN = r"""() => {
 
 
 def test_analysis_after_a_game_lists_each_player(page, site_url, request_log):
-    open_yams(page, site_url, seed="e2e-analysis", pace=0, fresh=True)
-    start_game(page, "yams-boite", [("Facile", "simple"), ("Experte", "expert")])
-    page.wait_for_function("!document.getElementById('end').hidden", timeout=180_000)
+    game = GamePage(page, site_url).open(seed="e2e-analysis", fresh=True)
+    game.start_game([("Facile", "simple"), ("Experte", "expert")], ruleset="yams-boite", or_end=True)
+    game.wait_end()
     page.click("#analyse")
     page.wait_for_selector("#analysis .review h3 >> nth=1")
     titles = page.eval_on_selector_all("#analysis .review h3", "hs => hs.map(h => h.textContent)")
@@ -133,7 +125,7 @@ def test_analysis_after_a_game_lists_each_player(page, site_url, request_log):
 
 @pytest.mark.parametrize("seat", ["simple", "expert"])
 def test_seat_choice_is_offered(page, site_url, request_log, seat):
-    open_yams(page, site_url, pace=0, fresh=True)
+    GamePage(page, site_url).open(fresh=True)
     values = page.eval_on_selector_all(
         "#player-rows li:first-child select option", "os => os.map(o => o.value)"
     )

@@ -223,7 +223,7 @@
   var startsAtOnce = (embed && params.has("players")) || early.replay;  // no setup first
   if (body.dataset.early !== "view" && (saved === null || params.has("fresh")) && !startsAtOnce) {
     var title = document.getElementById("setup-title");
-    if (title) title.setAttribute("elementtiming", "pygames-setup");  // measured by e2e/bench_early.py
+    if (title) title.setAttribute("elementtiming", "pygames-setup");  // measured by e2e/bench/bench_early.py
     setup.hidden = false;
     var loading = document.getElementById("loading");
     if (loading) loading.hidden = true;

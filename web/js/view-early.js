@@ -196,7 +196,7 @@
     sign.className = "waking";
     sign.setAttribute("role", "status");
     sign.textContent = "Réveil du jeu…";
-    sign.setAttribute("elementtiming", "pygames-view");  // measured by e2e/bench_early.py
+    sign.setAttribute("elementtiming", "pygames-view");  // measured by e2e/bench/bench_early.py
     table.parentNode.insertBefore(sign, table);
     sections.forEach(function (s) {
       s.hidden = false;

@@ -18,9 +18,6 @@ from harness.pages import DESKTOP, LANDSCAPE, PHONE_320, PHONE_360, GamePage, op
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 
-# --- the tests ------------------------------------------------------------------------------
-
-
 def test_full_game_against_the_computer(page, site_url, request_log, screenshot):
     page.set_viewport_size(DESKTOP)
     game = GamePage(page, site_url, "421").open(fresh=True, seed="e2e-421-full")
@@ -152,9 +149,8 @@ def test_charge_auto_plays_like_lancer_and_stops_at_the_decharge(page, site_url,
 
 
 def test_embed_page(page, site_url, request_log, screenshot):
-    page.set_viewport_size({"width": 600, "height": 700})
-    game = open_embedded(page, site_url, "421", "blog", fresh=True, seed="e2e-421-embed",
-                         players="Alice,Ordi:expert")
+    game = open_embedded(page, site_url, "421", "blog", viewport={"width": 600, "height": 700},
+                         fresh=True, seed="e2e-421-embed", players="Alice,Ordi:expert")
     view = read(page)
     assert [s["name"] for s in view["seats"]] == ["Alice", "Ordi"]
     game.dice.roll()

@@ -1,35 +1,21 @@
 """Every game page of the registry, the same checks: it boots, its setup starts a game,
 clicks on its controls play actions, a reload resumes the game exactly, a corrupt save
-gives a notice and a usable setup, its embed page starts a game from its URL, and the
-whole site works offline.  A game added to the registry with its page is covered with no
-edit here.  Nothing may leave 127.0.0.1 (the request_log fixture fails the test otherwise).
+gives a notice and a usable setup, and its embed page starts a game from its URL (every
+page offline: e2e/test_offline.py).  A game added to the registry with its page is covered
+with no edit here.  Nothing may leave 127.0.0.1 (the request_log fixture fails the test otherwise).
 """
 
 from __future__ import annotations
 
 import random
-import shutil
-import time
 
 import pytest
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
-import serve
 from pygames import FAMILIES
 
-from harness import site
-from harness.pages import BOOT_TIMEOUT_MS, GAME_PAGES, GamePage, open_embedded
-
-#: How many files the active service worker holds in its precache (0 until it is active).
-PRECACHED_JS = """async () => {
-    const reg = await navigator.serviceWorker.getRegistration();
-    if (!reg || !reg.active || reg.active.state !== 'activated') return 0;
-    let n = 0;
-    for (const name of (await caches.keys()).filter((n) => n.includes('precache')))
-        n += (await (await caches.open(name)).keys()).length;
-    return n;
-}"""
+from harness.pages import GAME_PAGES, GamePage, open_embedded
 
 
 @pytest.mark.parametrize("family", GAME_PAGES)
@@ -93,38 +79,3 @@ def test_home_page_lists_every_game(page, site_url, request_log):
     GamePage(page, site_url, family).store("match", {"record": {"actions": []}})
     page.reload()
     assert page.locator(f'.game-card[data-family="{family}"] a.resume-link').is_visible()
-
-
-@pytest.fixture(scope="module")
-def offline_site(dist_dir, tmp_path_factory):
-    copy = tmp_path_factory.mktemp("pages-offline") / "site"
-    shutil.copytree(dist_dir, copy)
-    return copy
-
-
-def test_every_game_page_works_offline(browser, offline_site):
-    server, url = serve.start_server(offline_site, prefix="/pygames/")
-    context = browser.new_context()
-    log = site.RequestLog().attach(context)
-    try:
-        page = context.new_page()
-        GamePage(page, url, GAME_PAGES[0]).open(fresh=True, pace=None)
-        expected = (offline_site / "sw.js").read_text().count('{url:"')
-        deadline = time.monotonic() + BOOT_TIMEOUT_MS / 1000
-        # (Polled from Python: wait_for_function would take the promise itself as true.)
-        while page.evaluate(PRECACHED_JS) < expected:
-            assert time.monotonic() < deadline, "the service worker never finished its precache"
-            page.wait_for_timeout(250)
-        GamePage(page, url).reload()  # a second visit, online: the page is now the worker's
-        assert page.evaluate("!!navigator.serviceWorker.controller")
-    finally:
-        site.stop_site(server)
-    context.set_offline(True)
-    for family in GAME_PAGES:
-        game = GamePage(page, url, family).open(fresh=True)
-        game.start()
-        assert page.evaluate("!!navigator.serviceWorker.controller")
-    page.goto(url)
-    assert page.locator(".game-card").count() == len(GAME_PAGES)
-    log.assert_all_local()
-    context.close()

@@ -21,14 +21,11 @@ from harness.pages import (DESKTOP, LANDSCAPE, PHONE_320, PHONE_360, GamePage, n
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 
-# --- the tests ------------------------------------------------------------------------------
-
-
 def test_full_game_against_the_computer(page, site_url, request_log, screenshot):
     page.set_viewport_size(DESKTOP)
     game = GamePage(page, site_url, "de-landais").open(fresh=True, seed="e2e-landais-full")
     assert page.locator("#setup").is_visible()
-    game.fill_setup([("Léa", "human"), ("Robot", "simple")], {"target": 1000, "manches": 2})
+    game.fill_setup([("Léa", "human"), ("Robot", "simple")], options={"target": 1000, "manches": 2})
     screenshot(page, "landais_1280_setup")
     game.start()
     match = game.replay()
@@ -225,9 +222,8 @@ def test_keyboard_only(page, site_url, request_log, screenshot):
 
 
 def test_embed_page(page, site_url, request_log, screenshot):
-    page.set_viewport_size({"width": 600, "height": 700})
-    game = open_embedded(page, site_url, "de-landais", "blog", fresh=True, seed="e2e-landais-embed",
-                         players="Alice,Ordi:expert")
+    game = open_embedded(page, site_url, "de-landais", "blog", viewport={"width": 600, "height": 700},
+                         fresh=True, seed="e2e-landais-embed", players="Alice,Ordi:expert")
     view = read(page)
     assert [t["name"] for t in view["tracks"]] == ["Alice", "Ordi"]
     wait_human_or_end(page)

@@ -21,9 +21,6 @@ pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e
 DESKTOP = {"width": 1280, "height": 900}
 
 
-# --- the tests ------------------------------------------------------------------------------
-
-
 def test_full_game_against_the_computer(page, site_url, request_log, screenshot):
     page.set_viewport_size(DESKTOP)
     game = GamePage(page, site_url, "linotte").open(fresh=True, seed="e2e-linotte-full")
@@ -188,9 +185,8 @@ def test_reload_after_an_appel_resumes_exactly(page, site_url, request_log, scre
 
 
 def test_embed_page(page, site_url, request_log, screenshot):
-    page.set_viewport_size({"width": 600, "height": 800})
-    game = open_embedded(page, site_url, "linotte", "blog", fresh=True, seed="e2e-linotte-embed",
-                         players="Alice,Ordi:expert")
+    game = open_embedded(page, site_url, "linotte", "blog", viewport={"width": 600, "height": 800},
+                         fresh=True, seed="e2e-linotte-embed", players="Alice,Ordi:expert")
     view = read(game)
     assert [s["name"] for s in view["seats"]] == ["Alice", "Ordi"]
     for _ in range(30):

@@ -21,7 +21,8 @@ import pytest
 import build
 import serve
 from harness import site
-from harness.pages import BOOT_TIMEOUT_MS, DESKTOP, MOBILE, mark_unready, read_global, reload, wait_ready
+from harness.pages import (BOOT_TIMEOUT_MS, DESKTOP, GAME_PAGES, MOBILE, mark_unready, read_global, reload,
+                           wait_ready)
 from harness.yams import play_one_turn
 
 BANNER_TEXT = "Nouvelle version disponible — recharger"
@@ -187,6 +188,9 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     server.served.clear()
     reload(page)
     assert set(server.served) <= {"/sw.js"}, server.served
+    # The page shows its build once it started (js/register-sw.js): until then its fetch of
+    # build-info.json is in flight, and the next navigation would abort it.
+    page.wait_for_function("!!document.documentElement.dataset.build")
 
     # Offline: server stopped and the context offline.
     site.stop_site(server)
@@ -216,12 +220,14 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
 
 
 def test_every_page_and_embed_page_starts_offline_with_its_own_files(browser, own_site, site_copy):
-    """One visit of one game page, then offline: every game page and every embed page starts,
-    each with its own game files (pygames-<id>-<hash>.tar.gz, precached though never loaded
-    online) and the one memory snapshot."""
+    """One visit of one game page, then offline: every game page of the registry and every
+    embed page starts, each with its own game files (pygames-<id>-<hash>.tar.gz, precached
+    though never loaded online) and the one memory snapshot; on each game page Commencer
+    starts a game; the home page lists every game."""
     server, url = own_site
     expected = len(precache_entries((site_copy / "sw.js").read_text()))
     names = site.runtime_names(site_copy)
+    assert set(names["pages"]) == set(GAME_PAGES)
     context = browser.new_context()
     log = site.RequestLog().attach(context)
     page = context.new_page()
@@ -244,6 +250,12 @@ def test_every_page_and_embed_page_starts_offline_with_its_own_files(browser, ow
             # still in flight, is aborted by this navigation.)
             runtime = re.compile(r"/(pygames-[^/]*\.tar\.gz|vendor/.*|js/.*|css/.*)$")
             assert not [f for f in log.failures if runtime.search(f[0])], (path, log.failures)
+            assert page.evaluate("!!navigator.serviceWorker.controller"), path
+            if not path.startswith("embed-"):
+                page.click("#start")
+                page.wait_for_function("!document.getElementById('table').hidden")
+    page.goto(url)
+    assert page.locator(".game-card").count() == len(GAME_PAGES)
     log.assert_all_local()
     context.close()
 

@@ -142,7 +142,8 @@ def test_focus_and_announcement_when_the_turn_passes(page, site_url, family, req
 def test_the_computer_s_kept_dice_are_announced(page, site_url, family, request_log):
     game = open_game(page, site_url, family, f"kept-{family}")
     game.listen_live()  # before the start: at pace 0 the computer may lead at once
-    game.start_game([("Léa", "human"), ("Ordi", "simple")], fields=paper_start(2) if family == "421" else None)
+    game.start_game([("Léa", "human"), ("Ordi", "simple")],
+                    fields=paper_start(2) if family == "421" else None)
     rng = random.Random(family)
     for _ in range(60):
         if any(re.search(r"\bOrdi garde \d", text) for text in game.announced()):

@@ -50,9 +50,9 @@ def names_for(family: str) -> list[str]:
     return [HOSTILE, "Ordi"][: max(game.min_players, 2)] if game.max_players > 1 else [HOSTILE]
 
 
-def finish(game: GamePage, seed: str, **params) -> dict:
+def finish(game: GamePage, record_seed: str, **params) -> dict:
     """Save a nearly finished game, open the page on it, wait for the end: the final match."""
-    game.store("match", nearly_finished(game.family, seed, names_for(game.family)))
+    game.store("match", nearly_finished(game.family, record_seed, names_for(game.family)))
     game.open(**params)
     game.wait_end()
     return game.record()

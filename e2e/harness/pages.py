@@ -214,9 +214,13 @@ def query(**params) -> str:
     return "?" + "&".join(parts) if parts else ""
 
 
-def open_embedded(page, site_url: str, family: str, instance: str, **params) -> "GamePage":
+def open_embedded(page, site_url: str, family: str, instance: str, *, viewport=None,
+                  **params) -> "GamePage":
     """A family's embed page whose URL names the players (``players=...``): it starts the
-    game at once, with no setup, and saves it under its instance's own key."""
+    game at once, with no setup, and saves it under its instance's own key.  ``viewport``:
+    the frame's size, as a blog gives it."""
+    if viewport:
+        page.set_viewport_size(viewport)
     game = GamePage(page, site_url, family, embed=True, instance=instance).open(**params)
     assert page.locator("#table").is_visible() and page.locator("#setup").is_hidden()
     assert game.key() == f"pygames:{family}:match:{instance}"

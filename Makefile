@@ -2,7 +2,7 @@
 #   make build   npm ci when node_modules is missing or stale, then assemble dist/
 #   make serve   build, then serve dist/ on http://127.0.0.1:$(PORT)/
 #   make test    build, then run the unit tests (tests/) and the browser tests (e2e/)
-#   make bench   build, then run every e2e/bench_*.py benchmark script
+#   make bench   build, then run every e2e/bench/bench_*.py benchmark script
 #   make clean   remove dist/, test artifacts and caches (node_modules stays)
 
 PYTHON ?= python3
@@ -40,7 +40,7 @@ test: build test-deps
 	PYGAMES_DIST_BUILT=1 $(PYTHON) -m pytest -n 2 --dist loadfile
 
 bench: build
-	@set -e; for script in e2e/bench_*.py; do \
+	@set -e; for script in e2e/bench/bench_*.py; do \
 		echo "== $$script"; \
 		PYGAMES_DIST_BUILT=1 $(PYTHON) $$script; \
 	done

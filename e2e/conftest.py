@@ -7,7 +7,7 @@ drive headless Chromium through pytest-playwright (sync API).
   browser (``python -m playwright install chromium``), always headless with
   ``--no-sandbox --disable-gpu --disable-background-networking
   --disable-component-update --no-first-run``;
-* ``site_url``: ``http://127.0.0.1:<port>/pygames/`` (see siteharness.py for
+* ``site_url``: ``http://127.0.0.1:<port>/pygames/`` (see harness/site.py for
   the environment variables);
 * ``request_log``: records every request of the test's browser context; it
   fails the test at teardown if one left 127.0.0.1/localhost, and
@@ -15,6 +15,9 @@ drive headless Chromium through pytest-playwright (sync API).
 * ``screenshot(page, name)``: PNG under e2e/artifacts/;
 * every test with a browser context plays as a player who turned off the question before
   a 0 (``NO_ZERO_QUESTION``), unless it stores its own ``pygames:prefs`` first.
+
+What the tests do on a page is in the harness package (e2e/harness/: the page object, the
+dice, each game's own parts); no test module imports another.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-import siteharness
+from harness import site
+from harness.pages import BOOT_TIMEOUT_MS, read_global, wait_ready
 
 E2E_DIR = Path(__file__).resolve().parent
 
@@ -38,21 +42,21 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Extend pytest-playwright's launch arguments (it still honours --headed)."""
-    ours = siteharness.chromium_launch_kwargs()
+    ours = site.chromium_launch_kwargs()
     args = list(browser_type_launch_args.get("args") or []) + ours.pop("args")
     return {**ours, **browser_type_launch_args, "args": args}
 
 
 @pytest.fixture(scope="session")
 def dist_dir() -> Path:
-    return siteharness.ensure_built()
+    return site.ensure_built()
 
 
 @pytest.fixture(scope="session")
 def site_server(dist_dir):
-    server, url = siteharness.start_site()
+    server, url = site.start_site()
     yield server, url
-    siteharness.stop_site(server)
+    site.stop_site(server)
 
 
 @pytest.fixture(scope="session")
@@ -63,7 +67,7 @@ def site_url(site_server) -> str:
 
 @pytest.fixture
 def request_log(context):
-    log = siteharness.RequestLog().attach(context)
+    log = site.RequestLog().attach(context)
     yield log
     log.detach(context)
     log.assert_all_local()
@@ -79,7 +83,6 @@ def request_log(context):
 # two tests every page is closed and the site's localStorage and IndexedDB are emptied, so
 # each test starts with no saved game, setup, preference or statistics; the caches stay.
 
-WARM_READY = "() => document.body.dataset.ready === '1'"
 WARM_SNAPSHOT_KEPT = """async () => {
     const reg = await navigator.serviceWorker.getRegistration();
     if (!reg || !reg.active || reg.active.state !== 'activated') return false;
@@ -92,20 +95,20 @@ def _warm_context(browser, browser_context_args, site_url):
     context = browser.new_context(**browser_context_args)
     context.add_init_script(NO_ZERO_QUESTION)
     page = context.new_page()
-    page.set_default_timeout(120_000)
+    page.set_default_timeout(BOOT_TIMEOUT_MS)
     # First visit (plain start; the service worker precaches the site and the snapshot),
     # then visits until the snapshot's inflated form is kept (js/snapshot-inflate.mjs).
     for attempt in range(6):
         page.goto(f"{site_url}yams.html?fresh=1")
-        page.wait_for_function(WARM_READY)
-        if attempt and page.evaluate(f"{siteharness.PAGE_BOOT}.mode") == "snapshot" and \
+        wait_ready(page)
+        if attempt and read_global(page, "boot", ".mode") == "snapshot" and \
                 page.evaluate(WARM_SNAPSHOT_KEPT):
             break
         # The worker is active once its install (the whole precache) is done.
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     else:
         raise AssertionError(f"the warm context never restored the snapshot: "
-                             f"{page.evaluate(siteharness.PAGE_BOOT)}")
+                             f"{read_global(page, 'boot')}")
     page.close()
     yield context
     context.close()
@@ -141,7 +144,7 @@ def context(request):
 
 @pytest.fixture
 def screenshot():
-    return siteharness.screenshot
+    return site.screenshot
 
 
 #: A new player is asked before a 0 is written while another box would score

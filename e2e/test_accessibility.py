@@ -17,22 +17,20 @@ and dialogs, one for the end screen, loaded from a finished record in localStora
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
-import build
 from pygames import FAMILIES, DiceSampler, Match, Player
 from pygames.bots import RandomBot
 from pygames.core import play_out
-from test_game_pages import ENABLED, human_can_act, open_page, saved
 
-AXE_JS = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
-PAGES = [f.id for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
+from harness.pages import GAME_PAGES, GamePage
+from harness.site import ROOT
+
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (320, 360, 1280)
 HEIGHT = 740
 SCHEMES = ("light", "dark")
@@ -137,31 +135,21 @@ def close_dialog(page, dialog: str) -> None:
     page.wait_for_function("(id) => !document.getElementById(id).open", arg=dialog)
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_axe_finds_no_violation(page, site_url, family, request_log):
     audit = Audit(page, family)
     page.set_viewport_size({"width": 360, "height": HEIGHT})
-    url = f"{site_url}{family}.html?seed=a11y&pace=0"
+    game = GamePage(page, site_url, family)
 
     # The setup screen.
-    open_page(page, url + "&fresh=1")
+    game.open(fresh=True, seed="a11y")
     assert page.locator("#setup").is_visible()
     audit.check("setup")
 
     # A game in play: a few moves in, a human's turn.
-    page.click("#start")
-    page.wait_for_function("!document.getElementById('table').hidden")
-    rng = random.Random(family)
-    for _ in range(3):
-        if not human_can_act(page):
-            break
-        before = len(saved(page, family)["record"]["actions"])
-        controls = page.locator(ENABLED).filter(visible=True)
-        controls.nth(rng.randrange(controls.count())).click()
-        page.wait_for_function(
-            "([key, n]) => JSON.parse(localStorage.getItem(key)).record.actions.length > n",
-            arg=[f"pygames:{family}:match", before])
-    assert human_can_act(page), "the game ended before the play screen was checked"
+    game.start()
+    game.play_random(3, random.Random(family))
+    assert game.wait_person_or_end(), "the game ended before the play screen was checked"
     audit.check("play")
 
     # The dialogs, over the game.
@@ -173,9 +161,8 @@ def test_axe_finds_no_violation(page, site_url, family, request_log):
     close_dialog(page, "embed")
 
     # The end screen, from a finished game in the page's save.
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
-                  [f"pygames:{family}:match", json.dumps(finished_record(family))])
-    open_page(page, url)
+    game.store("match", finished_record(family))
+    game.open(seed="a11y")
     page.wait_for_function("!document.getElementById('end').hidden")
     audit.check("end")
 

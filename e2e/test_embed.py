@@ -13,19 +13,17 @@ and says it cannot keep the game; and a wrong parameter giving a message in the 
 
 from __future__ import annotations
 
-import json
 import re
 import tempfile
 import urllib.parse
 
 import pytest
 
-import siteharness
+import serve
+from harness import site
+from harness.pages import BOOT_TIMEOUT_MS, DESKTOP, EMBED_GLOBAL, MOBILE, GamePage, screen, wait_ready
+from harness.yams import roll_and_score
 
-BOOT_TIMEOUT_MS = 90_000
-DESKTOP = {"width": 1280, "height": 800}
-MOBILE = {"width": 375, "height": 812}
-STORE_KEY = "pygames:yams:match"
 BLOG_PAGE = "blog.html"
 EMPTY_PAGE = "empty.html"
 
@@ -61,10 +59,10 @@ def blog_server(site_url):
     """The blog's server: another port of 127.0.0.1 (another origin, the same site)."""
     page = BLOG_HTML.replace("SITE/", site_url).encode()
     with tempfile.TemporaryDirectory() as root:
-        server, url = siteharness.serve.start_server(
+        server, url = serve.start_server(
             root, prefix="/", extra_files={BLOG_PAGE: page, EMPTY_PAGE: EMPTY_HTML})
         yield url
-        siteharness.stop_site(server)
+        site.stop_site(server)
 
 
 @pytest.fixture
@@ -88,7 +86,7 @@ def frame_of(page, selector):
 def wait_frame_ready(page, selector):
     page.locator(f"{selector} iframe").scroll_into_view_if_needed()
     frame = frame_of(page, selector)
-    frame.wait_for_function("document.body && document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+    wait_ready(frame)
     return frame
 
 
@@ -114,26 +112,9 @@ def wait_fitted(page, selector):
     raise AssertionError(f"{selector}: frame {outer}px high, its content {inner}px")
 
 
-def screen(frame):
-    ids = ["loading", "error", "setup", "table", "end"]
-    shown = frame.evaluate("ids => ids.filter(id => !document.getElementById(id).hidden)", ids)
-    assert len(shown) == 1, shown
-    return shown[0]
-
-
-def roll_and_score(frame):
-    """Roll once and fill the first box that scores; returns (box, points)."""
-    frame.click("#roll")
-    frame.wait_for_selector("#sheet-body button.box:not([disabled])")
-    box = frame.locator("#sheet-body button.box:not([disabled])").first
-    name, points = box.get_attribute("data-box"), int(box.inner_text())
-    box.click()
-    return name, points
-
-
 def saved(frame, instance):
-    text = frame.evaluate("k => localStorage.getItem(k)", f"{STORE_KEY}:{instance}")
-    return json.loads(text) if text else None
+    """The game a frame of the Yams embed page saved for its instance."""
+    return GamePage(frame, "", "yams", embed=True, instance=instance).stored()
 
 
 def instance_of(page, selector):
@@ -177,7 +158,7 @@ def test_blog_page_with_two_embedded_games(page, site_url, blog_url, request_log
     new_globals = page.evaluate(
         "() => Object.getOwnPropertyNames(window)"
         "  .filter(n => !window.__globalsBefore.includes(n) && !/^[0-9]+$/.test(n))")  # not frames
-    assert set(new_globals) <= {"pygamesEmbed", "__globalsBefore"}, new_globals
+    assert set(new_globals) <= {EMBED_GLOBAL, "__globalsBefore"}, new_globals
     assert page.evaluate("document.styleSheets.length") == 1
     assert page.inner_text("#intro") == "Un billet avec deux jeux dedans."
 
@@ -243,7 +224,7 @@ def test_blog_page_with_two_embedded_games(page, site_url, blog_url, request_log
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(300)
     screenshot(page, "embed_blog_mobile", full_page=False)
-    page.locator("#game-a iframe").screenshot(path=str(siteharness.ARTIFACTS / "embed_frame_mobile.png"))
+    page.locator("#game-a iframe").screenshot(path=str(site.ARTIFACTS / "embed_frame_mobile.png"))
     request_log.assert_all_local()
 
 
@@ -277,7 +258,7 @@ def test_embed_dialog_gives_working_snippets(page, site_url, other_site_url, req
     header = page.eval_on_selector("header.site", "h => [h.scrollWidth, h.clientWidth, h.offsetHeight]")
     assert header[0] <= header[1] and header[2] < 90, header  # the header's buttons fit a phone
     screenshot(page, "embed_yams_header_mobile", full_page=False)
-    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+    wait_ready(page)
     page.click("#start")
     page.wait_for_selector("#table:not([hidden])")
     header = page.eval_on_selector("header.site", "h => [h.scrollWidth, h.clientWidth]")
@@ -288,7 +269,7 @@ def test_embed_dialog_gives_working_snippets(page, site_url, other_site_url, req
     page.goto(other_site_url + EMPTY_PAGE)
     page.evaluate("html => { document.body.innerHTML = html; }", iframe_text)
     frame = page.wait_for_selector("iframe").content_frame()
-    frame.wait_for_function("document.body && document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+    wait_ready(frame)
     assert screen(frame) == "setup"
     assert frame.inner_text("#setup-title") == "Yams (Boîte à jeux)"
     assert page.eval_on_selector("iframe", "f => f.getBoundingClientRect().height") == 720
@@ -319,13 +300,13 @@ def test_embed_alone_installs_offline_play(browser):
     """A reader who only ever saw the game inside a blog post: the frame installs the site's
     service worker, so the embedded game still loads and plays when the game's site cannot be
     reached (the blog itself still can)."""
-    server, site = siteharness.start_site()
-    blog = BLOG_HTML.replace("SITE/", site).encode()
+    server, site_url = site.start_site()
+    blog = BLOG_HTML.replace("SITE/", site_url).encode()
     root = tempfile.TemporaryDirectory()
-    blog_srv, blog_url = siteharness.serve.start_server(
+    blog_srv, blog_url = serve.start_server(
         root.name, prefix="/", extra_files={BLOG_PAGE: blog})
     context = browser.new_context(viewport=DESKTOP)
-    log = siteharness.RequestLog().attach(context)
+    log = site.RequestLog().attach(context)
     try:
         page = context.new_page()
         page.goto(blog_url + BLOG_PAGE)
@@ -340,8 +321,8 @@ def test_embed_alone_installs_offline_play(browser):
             for (const name of names) n += (await (await caches.open(name)).keys()).length;
             return {scope: reg.scope, cached: n};
         }""")
-        assert state["scope"] == site and state["cached"] > 40, state
-        siteharness.stop_site(server)
+        assert state["scope"] == site_url and state["cached"] > 40, state
+        site.stop_site(server)
         server = None
         page.reload()
         frame = wait_frame_ready(page, "#game-a")
@@ -353,6 +334,6 @@ def test_embed_alone_installs_offline_play(browser):
     finally:
         context.close()
         if server:
-            siteharness.stop_site(server)
-        siteharness.stop_site(blog_srv)
+            site.stop_site(server)
+        site.stop_site(blog_srv)
         root.cleanup()

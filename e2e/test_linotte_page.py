@@ -8,267 +8,30 @@ no horizontal scrolling at 320 and 360 px; the embed page; screenshots at 320, 3
 
 from __future__ import annotations
 
-import json
-import re
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from pygames.linotte import PAWNS, Announce, Pass, Place, Roll, cell_name
 
-from pygames import load_match  # noqa: E402
-from pygames.core import Match  # noqa: E402
-from pygames.messages import text  # noqa: E402
-from pygames.linotte import (  # noqa: E402
-    EMPTY, PAWNS, kind_label, Announce, Pass, Place, Roll, cell_name, window_points,
-)
+from harness.linotte import best_cell, check_table, human_move, keep_places, play_until, read, wait_human_or_end
+from harness.pages import LANDSCAPE, PHONE_320, PHONE_360, GamePage, no_sideways_scroll, open_embedded
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
-STORE_KEY = "pygames:linotte:match"
-BOOT_TIMEOUT_MS = 90_000
+#: Tall enough for the board and the dice side by side.
 DESKTOP = {"width": 1280, "height": 900}
-PHONE_320 = {"width": 320, "height": 640}
-PHONE_360 = {"width": 360, "height": 740}
-LANDSCAPE = {"width": 740, "height": 360}
-
-
-# --- page basics ------------------------------------------------------------------------
-
-
-def wait_ready(page) -> None:
-    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
-
-
-def open_page(page, site_url, *, seed, pace=0, path="linotte.html", extra="") -> None:
-    page.emulate_media(reduced_motion="reduce")
-    page.goto(f"{site_url}{path}?fresh=1&seed={seed}&pace={pace}{extra}")
-    wait_ready(page)
-
-
-def reload(page) -> None:
-    """Reload without ?fresh=1 (which would start afresh instead of resuming)."""
-    url = re.sub(r"fresh=1&?", "", page.url)
-    page.evaluate("delete document.body.dataset.ready")
-    page.goto(url)
-    wait_ready(page)
-
-
-def saved(page, key=STORE_KEY) -> dict | None:
-    text = page.evaluate("k => localStorage.getItem(k)", key)
-    return json.loads(text) if text else None
-
-
-def replay(page, key=STORE_KEY) -> Match:
-    blob = saved(page, key)
-    assert blob, "no saved game"
-    return load_match(blob["record"])
-
-
-def fill_setup(page, players, options=None) -> None:
-    for opt, value in (options or {}).items():
-        box = page.locator(f'#option-choices [data-option="{opt}"]')
-        box.check() if value else box.uncheck()
-    rows = page.locator("#player-rows li")
-    for i, (name, seat) in enumerate(players):
-        rows.nth(i).locator("input[type=text]").fill(name)
-        rows.nth(i).locator("select").select_option(seat)
-
-
-def start(page) -> None:
-    page.click("#start")
-    page.wait_for_function("!document.getElementById('table').hidden")
-
-
-def no_sideways_scroll(page, width) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-
-
-READ_JS = """
-(key) => {
-  const q = (s) => document.querySelector(s);
-  return {
-    cells: [...document.querySelectorAll('#board .cell')].map(c => ({
-      cls: c.className, action: c.dataset.action || null, kind: c.dataset.kind,
-      label: c.getAttribute('aria-label'), tab: c.getAttribute('tabindex')})),
-    runs: [...document.querySelectorAll('#runs g.run')].map(g =>
-      [g.classList.contains('p0') ? 0 : 1, g.dataset.cells]),
-    seats: [...document.querySelectorAll('#scores li')].map(li => ({
-      name: li.querySelector('.name').textContent, points: Number(li.dataset.points),
-      left: Number(li.dataset.left), pointsText: li.querySelector('.points').textContent,
-      current: li.classList.contains('current')})),
-    dice: [...document.querySelectorAll('#dice .die')].map(d => Number(d.dataset.face)),
-    held: [...document.querySelectorAll('#dice .die')].map(d => d.getAttribute('aria-pressed') === 'true'),
-    appel: q('#appel-status') ? q('#appel-status').textContent : null,
-    caption: q('#dice-caption').textContent,
-    appelRow: !q('#appel-row').hidden,
-    appelButtons: [...document.querySelectorAll('#appel-buttons button')].filter(b => !b.disabled)
-      .map(b => b.dataset.action),
-    roll: q('#roll').disabled, rollAction: q('#roll').dataset.action, pass: q('#pass').disabled,
-    turn: q('#turn-info').textContent, hint: q('#hint').textContent,
-    last: q('#last-move').textContent,
-    saved: localStorage.getItem(key),
-  };
-}
-"""
-
-
-LISTEN_JS = """
-() => {
-  window.__live = [];
-  const live = document.getElementById('live');
-  new MutationObserver(() => window.__live.push(live.textContent))
-    .observe(live, {childList: true, characterData: true, subtree: true});
-}
-"""
-
-
-def announced(page) -> list[str]:
-    """Every announcement since `LISTEN_JS` ran (the computer's moves follow the human's)."""
-    return page.evaluate("window.__live || []")
-
-
-def read(page, key=STORE_KEY) -> dict:
-    """What the page shows, and the record saved at the same moment (one evaluation)."""
-    view = page.evaluate(READ_JS, key)
-    view["saved"] = json.loads(view["saved"]) if view["saved"] else None
-    return view
-
-
-def check_table(page, key=STORE_KEY) -> Match:
-    """What the page draws is the replayed state: every pawn (owner and shape class), the
-    highlighted and clickable cells (exactly the engine's placeable cells on a human's
-    turn), the scoring lines, each player's points and pawns left, the dice, the appel."""
-    view = read(page, key)
-    match = load_match(view["saved"]["record"])
-    state, names = match.state, match.names
-    current = None if state.is_terminal() else state.current_player()
-    human = current is not None and match.players[current].seat == "human"
-    placeable = set(state.placeable_cells()) if human else set()
-    for i, cell in enumerate(view["cells"]):
-        classes = set(cell["cls"].split())
-        owner = state.board[i]
-        assert cell["kind"] == state.rules.cells[i]
-        if owner == EMPTY:
-            assert "taken" not in classes, (i, cell)
-        else:
-            assert {"taken", f"p{owner}"} <= classes, (i, cell)
-            assert names[owner] in cell["label"]
-        assert ("placeable" in classes) == (i in placeable), (i, cell, placeable)
-        assert cell["action"] == (f"place {cell_name(i).lower()}" if i in placeable else None)
-        assert cell["label"].startswith(f"{cell_name(i)}, {text(kind_label(state.rules.cells[i]))}")
-    assert sum(c["tab"] == "0" for c in view["cells"]) == 1  # one tab stop: a roving tabindex
-    runs = [[p, ",".join(cell_name(c) for c in cells)] for p, cells in state.scoring_runs()]
-    assert sorted(view["runs"]) == sorted(runs)
-    scores, left = state.scores(), state.pawns_left()
-    assert scores == window_points(state.board)
-    for p, seat in enumerate(view["seats"]):
-        assert seat["name"] == names[p]
-        assert seat["points"] == scores[p] and seat["left"] == left[p] == PAWNS - state.board.count(p)
-        assert seat["pointsText"] == f"{scores[p]} point{'s' if scores[p] > 1 else ''}"
-        assert seat["current"] == (p == current)
-    if state.dice and not state.is_terminal():
-        assert view["dice"] == list(state.dice)
-    if state.target and not state.is_terminal():
-        assert view["appel"] and view["appel"].startswith(f"Appel : {text(kind_label(state.target))}")
-    else:
-        assert view["appel"] is None
-    if human:
-        assert view["roll"] == (state.rolls >= 3 or all(view["held"]))
-        assert view["pass"] == (state.rolls == 0)
-        legal = {a.notation() for a in state.legal_actions() if isinstance(a, Announce)}
-        assert view["appelRow"] == bool(legal)
-        assert set(view["appelButtons"]) == legal
-    else:
-        assert view["roll"] and view["pass"] and not view["appelRow"]
-    return match
-
-
-def wait_human_or_end(page, timeout=90_000) -> bool:
-    """Until a human may act (True), or the game is over (False)."""
-    page.wait_for_function(
-        "() => !document.getElementById('end').hidden || !document.getElementById('pass').disabled"
-        " || !document.getElementById('roll').disabled", timeout=timeout)
-    return page.locator("#end").is_hidden()
-
-
-def record_length(page, key=STORE_KEY) -> int:
-    return len(saved(page, key)["record"]["actions"])
-
-
-def wait_record_grows(page, before: int, key=STORE_KEY) -> None:
-    page.wait_for_function(
-        "([k, n]) => JSON.parse(localStorage.getItem(k)).record.actions.length > n", arg=[key, before])
-
-
-def best_cell(state) -> int | None:
-    """The tests' human: the placeable cell that gains the most points (the first on a tie)."""
-    cells = state.placeable_cells()
-    if not cells:
-        return None
-    me = state.player
-    return max(cells, key=lambda c: (window_points(state.board[:c] + (me,) + state.board[c + 1:])[me], -c))
-
-
-def keep_places(state) -> list[int]:
-    """Places of the dice showing the most frequent face (at most four)."""
-    face = max(range(1, 7), key=lambda f: (state.dice.count(f), f))
-    return [i for i, d in enumerate(state.dice) if d == face][:4]
-
-
-def set_held(page, wanted, press=None) -> None:
-    """Make the kept dice exactly `wanted` (by clicks, or by the keys 1–5)."""
-    held = read(page)["held"]
-    for i in range(5):
-        if held[i] != (i in wanted):
-            if press:
-                press(str(i + 1))
-            else:
-                page.click(f'#dice .die[data-die="{i}"]')
-    assert [i for i, h in enumerate(read(page)["held"]) if h] == sorted(wanted)
-
-
-def human_move(page, state, appel=None) -> str:
-    """Play one human action by the mouse; returns what was done."""
-    before = record_length(page)
-    cell = best_cell(state)
-    if state.rolls == 0:
-        page.click("#roll")
-        done = "roll"
-    elif cell is not None:
-        page.click(f'#board button[data-action="place {cell_name(cell).lower()}"]')
-        done = "place"
-    elif state.rolls == 1 and appel and not state.target:
-        page.click(f'#appel-buttons button[data-action="announce {appel}"]')
-        done = "announce"
-    elif state.rolls < 3:
-        set_held(page, keep_places(state))
-        page.click("#roll")
-        done = "keep"
-    else:
-        page.click("#pass")
-        done = "pass"
-    wait_record_grows(page, before)
-    return done
-
-
-# --- the tests ------------------------------------------------------------------------------
 
 
 def test_full_game_against_the_computer(page, site_url, request_log, screenshot):
     page.set_viewport_size(DESKTOP)
-    open_page(page, site_url, seed="e2e-linotte-full")
+    game = GamePage(page, site_url, "linotte").open(fresh=True, seed="e2e-linotte-full")
     assert page.locator("#setup").is_visible()
-    fill_setup(page, [("Léa", "human"), ("Robot", "simple")])
+    game.fill_setup([("Léa", "human"), ("Robot", "simple")])
     screenshot(page, "linotte_1280_setup")
-    start(page)
-    page.evaluate(LISTEN_JS)
+    game.start()
+    game.listen_live()
     done, shots, moves = [], set(), 0
     while wait_human_or_end(page):
-        match = check_table(page)
+        match = check_table(game)
         state = match.state
         if state.target and "appel" not in shots:
             shots.add("appel")
@@ -278,17 +41,17 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
             screenshot(page, "linotte_1280_runs")
         # An appel once in the game (a small: its cell kinds are on the board twice).
         appel = "small" if "announce" not in done else None
-        what = human_move(page, state, appel)
+        what = human_move(game, state, appel)
         done.append(what)
         if what == "place":
-            said = announced(page)
+            said = game.announced()
             assert any(t.startswith("Léa (●) : pion en ") for t in said[-12:]), said  # the computer's kept dice are said too[-6:]
         moves += 1
         assert moves < 600
-    match = replay(page)
+    match = game.replay()
     state = match.state
     assert state.is_terminal()
-    check_table(page)
+    check_table(game)
     screenshot(page, "linotte_1280_end")
     assert {"roll", "keep", "place", "announce"} <= set(done), done
     outcome = match.outcome()
@@ -306,25 +69,18 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
 
 def test_keyboard_placement(page, site_url, request_log, screenshot):
     page.set_viewport_size(PHONE_360)
-    open_page(page, site_url, seed="e2e-linotte-keys")
+    game = GamePage(page, site_url, "linotte").open(fresh=True, seed="e2e-linotte-keys")
     keys = page.keyboard
-    for _ in range(60):
-        if page.evaluate("document.activeElement && document.activeElement.id") == "start":
-            break
-        keys.press("Tab")
-    else:
-        raise AssertionError("Tab never reached #start")
-    keys.press("Enter")
-    page.wait_for_function("!document.getElementById('table').hidden")
-    page.evaluate(LISTEN_JS)
+    game.start_by_keyboard(tabs=60)
+    game.listen_live()
     no_sideways_scroll(page, 360)
     placed = passed = kept = 0
     for _ in range(120):
         if not wait_human_or_end(page):
             break
-        match = check_table(page)
+        match = check_table(game)
         state = match.state
-        n = record_length(page)
+        n = game.actions()
         cell = best_cell(state)
         if state.rolls == 0:
             page.evaluate("document.activeElement.blur()")
@@ -351,23 +107,23 @@ def test_keyboard_placement(page, site_url, request_log, screenshot):
             placed += 1
         elif state.rolls < 3:
             page.evaluate("document.activeElement.blur()")
-            set_held(page, keep_places(state), keys.press)
+            game.dice.set_held(keep_places(state), "keyboard")
             keys.press("Space")
             kept += 1
         else:
             page.evaluate("document.activeElement.blur()")
             keys.press("p")
             passed += 1
-        wait_record_grows(page, n)
-        after = replay(page)
+        game.wait_actions_above(n)
+        after = game.replay()
         if cell is not None and state.rolls:
             assert after.history[n] == Place(cell)
-            said = announced(page)
+            said = game.announced()
             assert any(t.startswith(f"{match.names[0]} (●) : pion en {cell_name(cell)}") for t in said[-12:]), said  # the computer's kept dice are said too
         if placed >= 4 and kept >= 2:
             break
     assert placed >= 4 and kept >= 2, (placed, kept, passed)
-    check_table(page)
+    check_table(game)
     screenshot(page, "linotte_360_keyboard")
     no_sideways_scroll(page, 360)
     page.set_viewport_size(PHONE_320)
@@ -378,91 +134,77 @@ def test_keyboard_placement(page, site_url, request_log, screenshot):
     assert box["x"] >= 0 and box["x"] + box["width"] <= 320
 
 
-def play_until(page, wanted, appel=None, limit=200):
-    """Human moves until `wanted(state)`; returns the match."""
-    for _ in range(limit):
-        assert wait_human_or_end(page)
-        match = replay(page)
-        if wanted(match.state):
-            return match
-        human_move(page, match.state, appel)
-    raise AssertionError("never reached")
-
-
 def test_reload_after_an_appel_resumes_exactly(page, site_url, request_log, screenshot):
     page.set_viewport_size(LANDSCAPE)
-    open_page(page, site_url, seed="e2e-linotte-reload")
-    fill_setup(page, [("Léa", "human"), ("Paul", "simple")])
-    start(page)
+    game = GamePage(page, site_url, "linotte").open(fresh=True, seed="e2e-linotte-reload")
+    game.fill_setup([("Léa", "human"), ("Paul", "simple")])
+    game.start()
     # First roll of a human turn: announce a full.
-    match = play_until(page, lambda s: s.rolls == 1 and not s.target and s.player == 0)
-    n = record_length(page)
+    match = play_until(game, lambda s: s.rolls == 1 and not s.target and s.player == 0)
+    n = game.actions()
     page.click('#appel-buttons button[data-action="announce full"]')
-    wait_record_grows(page, n)
-    match = replay(page)
+    game.wait_actions_above(n)
+    match = game.replay()
     assert match.history[-1] == Announce("full") and match.state.target == "full"
-    view = read(page)
+    view = read(game)
     assert view["appel"].startswith("Appel : full") and not view["appelRow"]
     assert not any("placeable" in c["cls"] for c in view["cells"])  # roll again first
     # Keep two dice (not yet rolled) and reload: target, dice and kept dice resume.
-    set_held(page, [0, 2])
-    before = read(page)
-    blob = saved(page)
+    game.dice.set_held([0, 2])
+    before = read(game)
+    blob = game.stored()
     assert blob["held"] == [0, 2]
     screenshot(page, "linotte_740x360_appel", full_page=False)
-    reload(page)
-    after = read(page)
-    assert saved(page)["record"] == blob["record"]
+    game.reload()
+    after = read(game)
+    assert game.stored()["record"] == blob["record"]
     assert after == before, (before, after)
     assert after["appel"].startswith("Appel : full")
     assert after["held"] == [True, False, True, False, False]
-    assert "Partie reprise" in page.text_content("#live")
-    check_table(page)
+    assert "Partie reprise" in game.live()
+    check_table(game)
     screenshot(page, "linotte_740x360_resumed")
     # The turn goes on from there: the kept dice stay in their places.
-    state = replay(page).state
-    n = record_length(page)
+    state = game.replay().state
+    n = game.actions()
     page.click("#roll")
-    wait_record_grows(page, n)
-    match = replay(page)
+    game.wait_actions_above(n)
+    match = game.replay()
     action = match.history[n]
     assert isinstance(action, Roll) and action.positions == (0, 2)
     assert action.keep == tuple(sorted((state.dice[0], state.dice[2])))
     after = match.state
     assert after.dice[0] == state.dice[0] and after.dice[2] == state.dice[2]
-    check_table(page)
+    check_table(game)
     # A failed or fulfilled appel: only the appel cells, or nothing but Passer.
     placeable = {after.rules.cells[c] for c in after.placeable_cells()}
     assert placeable <= {"appel"}
-    reload(page)
-    check_table(page)
-    assert read(page)["appel"].startswith("Appel : full")
+    game.reload()
+    check_table(game)
+    assert read(game)["appel"].startswith("Appel : full")
 
 
 def test_embed_page(page, site_url, request_log, screenshot):
-    page.set_viewport_size({"width": 600, "height": 800})
-    open_page(page, site_url, seed="e2e-linotte-embed", path="embed-linotte.html",
-              extra="&players=Alice,Ordi:expert&id=blog")
-    assert page.locator("#table").is_visible() and page.locator("#setup").is_hidden()
-    key = f"{STORE_KEY}:blog"
-    view = read(page, f"{STORE_KEY}:blog")
+    game = open_embedded(page, site_url, "linotte", "blog", viewport={"width": 600, "height": 800},
+                         fresh=True, seed="e2e-linotte-embed", players="Alice,Ordi:expert")
+    view = read(game)
     assert [s["name"] for s in view["seats"]] == ["Alice", "Ordi"]
     for _ in range(30):
         assert wait_human_or_end(page)
-        match = replay(page, key)
+        match = game.replay()
         state = match.state
-        n = record_length(page, key)
+        n = game.actions()
         if state.rolls == 0:
             page.click("#roll")
         elif state.placeable_cells():
             page.click(f'#board button[data-action="place {cell_name(state.placeable_cells()[0]).lower()}"]')
         else:
             page.click("#pass")
-        wait_record_grows(page, n, key)
-        match = replay(page, key)
+        game.wait_actions_above(n)
+        match = game.replay()
         if match.state.pawns_placed()[1] >= 1 and match.state.player == 0:
             break
-    match = replay(page, key)
+    match = game.replay()
     assert match.players[1].seat == "expert"
     assert any(isinstance(a, (Place, Pass)) for a in match.history)
     assert match.state.player == 0 or match.state.is_terminal()

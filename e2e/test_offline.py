@@ -20,11 +20,11 @@ import pytest
 
 import build
 import serve
-import siteharness
+from harness import site
+from harness.pages import (BOOT_TIMEOUT_MS, DESKTOP, GAME_PAGES, MOBILE, mark_unready, read_global, reload,
+                           wait_ready)
+from harness.yams import play_one_turn
 
-BOOT_TIMEOUT_MS = 90_000
-DESKTOP = {"width": 1280, "height": 800}
-MOBILE = {"width": 375, "height": 812}
 BANNER_TEXT = "Nouvelle version disponible — recharger"
 
 # JS: the page's service worker registration and how many entries its caches hold (never
@@ -65,16 +65,6 @@ def site_files(directory: Path) -> set[str]:
     return {p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file()}
 
 
-def wait_ready(page) -> None:
-    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
-
-
-def reload_and_wait(page) -> None:
-    page.evaluate("delete document.body.dataset.ready")
-    page.reload()
-    wait_ready(page)
-
-
 def wait_sw(page, expected_files: int) -> dict:
     """Wait until the worker is active and has cached *expected_files* entries."""
     deadline = time.monotonic() + BOOT_TIMEOUT_MS / 1000
@@ -101,40 +91,6 @@ def poll(page, js: str, timeout_s: float = 30):
         page.wait_for_timeout(100)
 
 
-def dice(page) -> list[dict]:
-    return page.evaluate("""() => [...document.querySelectorAll('#dice [data-die]')].map(d => ({
-        face: Number(d.dataset.face), held: d.getAttribute('aria-pressed') === 'true'}))""")
-
-
-def play_one_turn(page) -> None:
-    """Setup with the default single human player, then roll, keep, reroll and score."""
-    if not page.locator("#setup").is_hidden():
-        page.click("#start")
-    page.wait_for_function("!document.getElementById('table').hidden")
-    assert all(d["face"] == 0 for d in dice(page)), "the turn starts with no dice on the table"
-    page.click("#roll")
-    page.wait_for_function(
-        "[...document.querySelectorAll('#dice [data-die]')].every(d => d.dataset.face !== '0')")
-    first = dice(page)
-    page.click('#dice [data-die="0"]')
-    page.wait_for_function("document.querySelector('#dice [data-die=\"0\"]').getAttribute('aria-pressed') === 'true'")
-    page.click("#roll")
-    page.wait_for_function("document.querySelectorAll('#roll-count i.used').length === 2")
-    second = dice(page)
-    assert second[0] == {"face": first[0]["face"], "held": True}, (first, second)
-    box = page.locator("#sheet-body button.box:not([disabled])").first
-    box_id, points = box.get_attribute("data-box"), box.text_content().strip()
-    box.click()
-    # The box is filled with the points it showed, and the next turn starts with no dice.
-    page.wait_for_function(
-        "id => !document.querySelector(`#sheet-body button.box[data-box=\"${id}\"]`)", arg=box_id)
-    page.wait_for_function(
-        "[...document.querySelectorAll('#dice [data-die]')].every(d => d.dataset.face === '0')")
-    saved = json.loads(page.evaluate("localStorage.getItem('pygames:yams:match')"))
-    assert box_id in json.dumps(saved["record"]), "the scored box is in the saved record"
-    assert re.fullmatch(r"\d+", points), points
-
-
 @pytest.fixture(scope="session")
 def site_copy(dist_dir, tmp_path_factory) -> Path:
     copy = tmp_path_factory.mktemp("offline") / "site"
@@ -152,7 +108,7 @@ def own_site(site_copy):
     server, url = start(site_copy)
     yield server, url
     try:
-        siteharness.stop_site(server)
+        site.stop_site(server)
     except OSError:
         pass
 
@@ -168,10 +124,10 @@ def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
     # files' archive, which no page loads (each game page has its own, all precached).
     tables = {f for f in site_files(dist_dir) if f.startswith("tables/")}
     assert tables and all(f.endswith(".bin") for f in tables)
-    names = siteharness.runtime_names(dist_dir)
+    names = site.runtime_names(dist_dir)
     assert set(entries) == site_files(dist_dir) - {"sw.js", ".nojekyll", names["package"]} - tables
     assert "pygames-tables" in sw_js and "networkTimeoutSeconds:5" in sw_js
-    pyodide = siteharness.PYODIDE_DIR
+    pyodide = site.PYODIDE_DIR
     pages = set(names["pages"].values())
     assert len(pages) == len(build.page_roots()) >= 4
     for big in (f"{pyodide}/pyodide.asm.wasm", f"{pyodide}/{names['stdlib']}",
@@ -217,7 +173,7 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     server, url = own_site
     expected = len(precache_entries((site_copy / "sw.js").read_text()))
     context = browser.new_context(viewport=MOBILE)
-    log = siteharness.RequestLog().attach(context)
+    log = site.RequestLog().attach(context)
     page = context.new_page()
     page.emulate_media(reduced_motion="reduce")
     page.goto(url + "yams.html?seed=11&pace=0&fresh=1")
@@ -230,11 +186,14 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     # Second visit, still online: everything comes from the cache, nothing from the server
     # (the browser only checks sw.js for an update).
     server.served.clear()
-    reload_and_wait(page)
+    reload(page)
     assert set(server.served) <= {"/sw.js"}, server.served
+    # The page shows its build once it started (js/register-sw.js): until then its fetch of
+    # build-info.json is in flight, and the next navigation would abort it.
+    page.wait_for_function("!!document.documentElement.dataset.build")
 
     # Offline: server stopped and the context offline.
-    siteharness.stop_site(server)
+    site.stop_site(server)
     context.set_offline(True)
     log.clear()
     page.goto(url + "yams.html?seed=12&pace=0")
@@ -242,14 +201,14 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     assert page.evaluate("!!navigator.serviceWorker.controller")
     # Pyodide fetched its own runtime files: they came from the precache.
     loaded = {u.rsplit("/", 1)[-1] for u in log.urls}
-    names = siteharness.runtime_names(site_copy)
+    names = site.runtime_names(site_copy)
     assert {"pyodide.asm.wasm", names["pages"]["yams"]} <= loaded, loaded
     # ...and Python was restored from the memory snapshot (inflated at the visit before).
-    boot = page.evaluate(siteharness.PAGE_BOOT)
+    boot = read_global(page, "boot")
     assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "inflated", boot
     assert not log.failures, log.failures
     play_one_turn(page)
-    reload_and_wait(page)  # the saved game comes back, offline too
+    reload(page)  # the saved game comes back, offline too
     assert page.locator("#table").is_visible()
     screenshot(page, "offline-after-turn-375")
     # Home page too, and a second tab offline.
@@ -261,27 +220,29 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
 
 
 def test_every_page_and_embed_page_starts_offline_with_its_own_files(browser, own_site, site_copy):
-    """One visit of one game page, then offline: every game page and every embed page starts,
-    each with its own game files (pygames-<id>-<hash>.tar.gz, precached though never loaded
-    online) and the one memory snapshot."""
+    """One visit of one game page, then offline: every game page of the registry and every
+    embed page starts, each with its own game files (pygames-<id>-<hash>.tar.gz, precached
+    though never loaded online) and the one memory snapshot; on each game page Commencer
+    starts a game; the home page lists every game."""
     server, url = own_site
     expected = len(precache_entries((site_copy / "sw.js").read_text()))
-    names = siteharness.runtime_names(site_copy)
+    names = site.runtime_names(site_copy)
+    assert set(names["pages"]) == set(GAME_PAGES)
     context = browser.new_context()
-    log = siteharness.RequestLog().attach(context)
+    log = site.RequestLog().attach(context)
     page = context.new_page()
     page.goto(url + "yams.html?fresh=1&pace=0")
     wait_ready(page)
     wait_sw(page, expected)
-    reload_and_wait(page)  # now the worker's
-    siteharness.stop_site(server)
+    reload(page)  # now the worker's
+    site.stop_site(server)
     context.set_offline(True)
     for family, archive in names["pages"].items():
         for path in (f"{family}.html", f"embed-{family}.html"):
             log.clear()
             page.goto(f"{url}{path}?fresh=1&pace=0&seed=off")
             wait_ready(page)
-            boot = page.evaluate(siteharness.PAGE_BOOT)
+            boot = read_global(page, "boot")
             assert boot["archive"] == archive and boot["mode"] == "snapshot", (path, boot)
             assert [u.rsplit("/", 1)[-1] for u in log.matching(r"/pygames-[^/]*\.tar\.gz$")] == [
                 archive], path
@@ -289,6 +250,12 @@ def test_every_page_and_embed_page_starts_offline_with_its_own_files(browser, ow
             # still in flight, is aborted by this navigation.)
             runtime = re.compile(r"/(pygames-[^/]*\.tar\.gz|vendor/.*|js/.*|css/.*)$")
             assert not [f for f in log.failures if runtime.search(f[0])], (path, log.failures)
+            assert page.evaluate("!!navigator.serviceWorker.controller"), path
+            if not path.startswith("embed-"):
+                page.click("#start")
+                page.wait_for_function("!document.getElementById('table').hidden")
+    page.goto(url)
+    assert page.locator(".game-card").count() == len(GAME_PAGES)
     log.assert_all_local()
     context.close()
 
@@ -299,19 +266,19 @@ def test_advisor_tables_used_online_work_offline(browser, own_site, site_copy):
     server, url = own_site
     expected = len(precache_entries((site_copy / "sw.js").read_text()))
     context = browser.new_context(viewport=MOBILE)
-    log = siteharness.RequestLog().attach(context)
+    log = site.RequestLog().attach(context)
     page = context.new_page()
     page.goto(url + "yams.html?seed=21&pace=0&fresh=1&game=yahtzee")
     wait_ready(page)
     wait_sw(page, expected)
-    reload_and_wait(page)  # now the worker controls the page
+    reload(page)  # now the worker controls the page
     page.click("#start")
     page.click("#roll")
     page.click("#advise")
     page.wait_for_selector("#advice .advice-list li")
     # (the page's request and the worker's own both show in the log)
     assert {u.rsplit("/", 1)[1] for u in log.matching(r"/tables/")} == {"yahtzee.bin"}
-    siteharness.stop_site(server)
+    site.stop_site(server)
     context.set_offline(True)
     page.goto(url + "yams.html?seed=21&pace=0")  # the saved game resumes
     wait_ready(page)
@@ -333,7 +300,7 @@ def test_other_sub_paths_install_and_work_offline(browser, site_copy, prefix):
         assert info["scope"] == url
         cached = page.evaluate(CACHED_URLS_JS)
         assert cached and all(u.startswith(url) for u in cached)
-        siteharness.stop_site(server)
+        site.stop_site(server)
         context.set_offline(True)
         page.reload()
         assert page.locator('.game-card[data-family="yams"] a.play-link').is_visible()
@@ -343,7 +310,7 @@ def test_other_sub_paths_install_and_work_offline(browser, site_copy, prefix):
     finally:
         context.close()
         try:
-            siteharness.stop_site(server)
+            site.stop_site(server)
         except OSError:
             pass
 
@@ -418,7 +385,7 @@ def test_new_build_over_old_one_is_offered_then_runs(browser, site_copy, tmp_pat
         assert re.sub(r"\s+", " ", banner.text_content()).strip() == BANNER_TEXT
         fetched = {p.split("?")[0] for p in server.served}
         assert {"/sw.js", "/css/style.css", "/build-info.json"} <= fetched
-        assert f"/{siteharness.PYODIDE_DIR}/pyodide.asm.wasm" not in fetched, \
+        assert f"/{site.PYODIDE_DIR}/pyodide.asm.wasm" not in fetched, \
             "unchanged files are not downloaded again"
         play_one_turn(page)  # the old page keeps working with the banner up
         screenshot(page, "update-banner-375")
@@ -427,7 +394,7 @@ def test_new_build_over_old_one_is_offered_then_runs(browser, site_copy, tmp_pat
         screenshot(page, "update-banner-1280", full_page=False)
 
         # Accept: the page reloads into B.
-        page.evaluate("delete document.body.dataset.ready")
+        mark_unready(page)
         banner.get_by_role("button", name="recharger").click()
         page.wait_for_function("d => document.documentElement.dataset.build === d", arg=build_b,
                                timeout=BOOT_TIMEOUT_MS)
@@ -443,7 +410,7 @@ def test_new_build_over_old_one_is_offered_then_runs(browser, site_copy, tmp_pat
         assert page.locator("#table").is_visible(), "the game in progress is resumed"
         context.close()
     finally:
-        siteharness.stop_site(server)
+        site.stop_site(server)
 
 
 # --- installable ------------------------------------------------------------------------------
@@ -470,7 +437,7 @@ def test_manifest_and_installability(browser_type, own_site, site_copy, tmp_path
 
     # Chromium never offers to install from an incognito-like context: a real profile.
     context = browser_type.launch_persistent_context(
-        str(tmp_path / "profile"), **siteharness.chromium_launch_kwargs())
+        str(tmp_path / "profile"), **site.chromium_launch_kwargs())
     page = context.new_page()
     page.goto(site_url)
     wait_sw(page, 1)

@@ -21,14 +21,12 @@ import json
 
 import pytest
 
-import build
-import siteharness
 from pygames import FAMILIES
 
-BOOT_TIMEOUT_MS = 90_000
-FAMILY_IDS = [f.id for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
+from harness.pages import GAME_PAGES, GamePage, js_global
+
 #: Every game page; one embed page (the same scripts and template, keys of its own).
-PAGES = [(f, False) for f in FAMILY_IDS] + [(FAMILY_IDS[0], True)]
+PAGES = [(f, False) for f in GAME_PAGES] + [(GAME_PAGES[0], True)]
 HOSTILE = '<img src=x onerror=window.__pwned=1>Zoé'  # 38 characters: within a name's 40
 
 
@@ -61,31 +59,17 @@ class Hold:
         self.held.clear()
 
 
-def url(site_url: str, family: str, embed: bool, extra: str = "") -> str:
-    name = f"embed-{family}.html" if embed else f"{family}.html"
-    return f"{site_url}{name}?seed=early&pace=0{extra}"
+def visit(page, site_url: str, family: str, embed: bool) -> GamePage:
+    """The page (or its embed form), seeded, the computer at once; not waiting for Python."""
+    game = GamePage(page, site_url, family, embed=embed)
+    return game.open(seed="early", motion=None, wait=False)
 
 
-def keys(family: str, embed: bool) -> dict:
-    tail = ":embed" if embed else ""
-    return {k: f"pygames:{family}:{k}{tail}" for k in ("match", "setup", "view")}
-
-
-def wait_ready(page) -> None:
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=BOOT_TIMEOUT_MS)
-
-
-def stored(page, key: str):
-    text = page.evaluate("k => localStorage.getItem(k)", key)
-    return json.loads(text) if text else None
-
-
-def settle(page, k: dict) -> None:
+def settle(game: GamePage) -> None:
     """Wait until the computer has played and the table's drawing is stored."""
-    page.wait_for_function(
-        """k => !document.getElementById('end').hidden || [...document.querySelectorAll(
-               '#table [data-action]:not([disabled])')].some((e) => e.checkVisibility())""", arg=k)
-    page.wait_for_function(f"k => localStorage.getItem(k) && !{siteharness.PAGE_EARLY}.busy()", arg=k["view"])
+    game.wait_person_or_end()
+    game.page.wait_for_function(f"k => localStorage.getItem(k) && !{js_global('early', '.busy()')}",
+                                arg=game.key("view"))
 
 
 def edit_setup(page, family: str) -> dict:
@@ -129,10 +113,10 @@ def edit_setup(page, family: str) -> dict:
 @pytest.mark.parametrize("family,embed", PAGES, ids=[f"{f}{'-embed' if e else ''}" for f, e in PAGES])
 def test_setup_before_python_then_the_game_starts_with_it(page, site_url, request_log, family, embed):
     hold = Hold(page)
-    page.goto(url(site_url, family, embed))
+    game_page = visit(page, site_url, family, embed)
     page.wait_for_selector("body[data-early=setup]")
     assert page.is_visible("#setup") and page.is_hidden("#loading")
-    assert page.evaluate("!document.body.dataset.ready")
+    assert not game_page.is_ready()
     game = FAMILIES[family].games[0]
     rows = page.locator("#player-rows li")
     assert rows.count() == max(len(game.default_players), game.min_players)
@@ -149,21 +133,21 @@ def test_setup_before_python_then_the_game_starts_with_it(page, site_url, reques
     assert page.text_content("#start") == "Démarrage…"
     assert page.get_attribute("#setup-form", "data-pending") == "1"
     hold.release()
-    wait_ready(page)
+    game_page.wait_ready()
     page.wait_for_selector("#table:not([hidden])")
-    record = stored(page, keys(family, embed)["match"])["record"]
+    record = game_page.stored("match")["record"]
     assert record["game"] == wanted["game"]
     assert record["options"] == {**FAMILIES[family].games[-1].resolve_options({}), **wanted["options"]}
     assert record["players"] == wanted["players"]
-    assert stored(page, keys(family, embed)["setup"])["players"] == wanted["players"]
+    assert game_page.stored("setup")["players"] == wanted["players"]
     # The hostile name is text in the live table.
     assert page.evaluate("window.__pwned") is None
     assert page.locator("#main img").count() == 0
 
     # A later visit: the setup comes back from localStorage, before Python, as chosen.
-    page.evaluate("k => localStorage.removeItem(k)", keys(family, embed)["match"])
+    game_page.forget("match")
     hold = Hold(page)
-    page.goto(url(site_url, family, embed))
+    visit(page, site_url, family, embed)
     page.wait_for_selector("body[data-early=setup]")
     assert page.is_checked(f'input[name=ruleset][value="{wanted["game"]}"]')
     names = page.eval_on_selector_all("#player-rows input", "ns => ns.map(n => n.value)")
@@ -172,30 +156,28 @@ def test_setup_before_python_then_the_game_starts_with_it(page, site_url, reques
         node = page.locator(f'#option-choices [data-option="{opt}"]')
         assert (node.is_checked() if isinstance(value, bool) else node.input_value() == str(value))
     # A stored setup that is not well-formed is ignored: the build's defaults.
-    page.evaluate("k => localStorage.setItem(k, JSON.stringify({players: 'x', game: 3}))",
-                  keys(family, embed)["setup"])
-    page.goto(url(site_url, family, embed))
+    game_page.store("setup", {"players": "x", "game": 3})
+    visit(page, site_url, family, embed)
     page.wait_for_selector("body[data-early=setup]")
     assert rows.count() == max(len(game.default_players), game.min_players)
     hold.release()
-    wait_ready(page)
+    game_page.wait_ready()
     assert page.is_visible("#setup") and page.is_visible("#setup-notice")  # the shell says so
 
 
 @pytest.mark.parametrize("family,embed", PAGES, ids=[f"{f}{'-embed' if e else ''}" for f, e in PAGES])
 def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, request_log, family, embed):
-    k = keys(family, embed)
-    page.goto(url(site_url, family, embed))
-    wait_ready(page)
+    game_page = visit(page, site_url, family, embed)
+    game_page.wait_ready()
     page.locator("#player-rows li input").first.fill(HOSTILE)
     page.click("#start")
     page.wait_for_selector("#table:not([hidden])")
-    settle(page, k)
+    settle(game_page)
     live_text = page.inner_text("#table")
 
     # Next visit, Python held back: the game as drawn, inert, with the sign.
     hold = Hold(page)
-    page.goto(url(site_url, family, embed))
+    visit(page, site_url, family, embed)
     page.wait_for_selector("body[data-early=view]")
     assert page.is_hidden("#loading") and page.is_hidden("#setup")
     assert page.locator("#table").count() == 1 and page.is_visible("#table")
@@ -204,9 +186,9 @@ def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, req
     assert page.inner_text("#table") == live_text
     assert page.locator("#table :is(button, input, select):not([disabled])").count() == 0
     assert HOSTILE in page.text_content("#table") and page.locator("#main img").count() == 0
-    assert page.evaluate("!document.body.dataset.ready")
+    assert not game_page.is_ready()
     hold.release()
-    wait_ready(page)
+    game_page.wait_ready()
     assert page.locator("#table").count() == 1 and page.get_attribute("#table", "inert") is None
     assert page.locator(".waking").count() == 0 and page.locator(".early-view").count() == 0
     assert page.get_attribute("body", "data-early-view") == "released"
@@ -214,7 +196,8 @@ def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, req
 
     # A damaged drawing, another game's, or one with a forbidden tag or attribute: ignored,
     # the loading screen shows, and the game still starts.
-    digest = page.evaluate(f"k => {siteharness.PAGE_EARLY}.digest(localStorage.getItem(k))", k["match"])
+    digest = page.evaluate(f"k => {js_global('early', '.digest')}(localStorage.getItem(k))",
+                           game_page.key("match"))
     bad = [
         "{not json",
         json.dumps({"v": 1, "match": "0:0", "sections": [["section", {"id": "table"}, []]]}),
@@ -223,30 +206,29 @@ def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, req
         json.dumps({"v": 1, "match": digest, "sections": [["section", {"id": "table"}, [["p", {"style": "x"}, []]]]]}),
         json.dumps({"v": 1, "match": digest, "sections": [["section", {"id": "table"}, [[[["p"]]]]]]}),
     ]
-    settle(page, k)  # the live page has stored its drawing: nothing overwrites ours now
+    settle(game_page)  # the live page has stored its drawing: nothing overwrites ours now
     hold = Hold(page)  # Python never starts on these visits: the drawing is read before it
     for value in bad:
-        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [k["view"], value])
-        page.goto(url(site_url, family, embed))
+        game_page.store("view", value)
+        visit(page, site_url, family, embed)
         page.wait_for_selector("#loading:not([hidden])", state="attached")
         assert page.evaluate("document.body.dataset.early") is None, value
         assert page.is_visible("#loading") and page.locator(".waking").count() == 0
         assert page.evaluate("window.__pwned") is None
     hold.release()  # ... and the game still starts after the last one
-    wait_ready(page)
+    game_page.wait_ready()
     page.wait_for_selector("#table:not([hidden])")
     assert page.evaluate("window.__pwned") is None
     # A well-formed drawing with a hostile text: drawn, as text.
-    settle(page, k)
+    settle(game_page)
     hostile = ["section", {"id": "table", "class": "table"},
                [["p", {"class": "hint", "data-x": "y"}, ['<img src=x onerror="window.__pwned=1">']]]]
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
-                  [k["view"], json.dumps({"v": 1, "match": digest, "sections": [hostile]})])
+    game_page.store("view", {"v": 1, "match": digest, "sections": [hostile]})
     hold = Hold(page)
-    page.goto(url(site_url, family, embed))
+    visit(page, site_url, family, embed)
     page.wait_for_selector("body[data-early=view]")
     assert page.text_content("#table .hint") == '<img src=x onerror="window.__pwned=1">'
     assert page.locator("#main img").count() == 0 and page.evaluate("window.__pwned") is None
     hold.release()
-    wait_ready(page)
+    game_page.wait_ready()
     assert page.locator("#table .hint").count() == 1 and page.evaluate("window.__pwned") is None

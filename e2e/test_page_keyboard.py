@@ -18,170 +18,94 @@ Nothing may leave 127.0.0.1 (request_log).
 
 from __future__ import annotations
 
-import json
 import random
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from pygames import FAMILIES, DiceSampler, Match, Player
+from pygames.bots import bot_for
 
-import build  # noqa: E402
-import siteharness  # noqa: E402
-from pygames import FAMILIES, DiceSampler, Match, Player  # noqa: E402
-from pygames.bots import bot_for  # noqa: E402
-from test_game_pages import human_can_act  # noqa: E402  (one wait for a person's turn)
+from harness.le421 import paper_start
+from harness.pages import GAME_PAGES, GamePage, js_global
 
-BOOT_TIMEOUT_MS = 90_000
-PAGES = [f.id for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
 #: The pages whose dice a player keeps between throws (the others throw them all).
-KEEPING = [f for f in PAGES if f != "de-landais"]
-ENABLED = "#table [data-action]:not([disabled]):not([hidden])"
-
-#: Every text the live region takes, in order (each change is a new text node).
-LIVE_LOG_JS = """() => {
-    window.liveLog = [];
-    const live = document.getElementById('live');
-    new MutationObserver((records) => {
-        for (const r of records) for (const n of r.addedNodes) window.liveLog.push(n.textContent);
-    }).observe(live, {childList: true});
-}"""
+KEEPING = [f for f in GAME_PAGES if f != "de-landais"]
+#: A paper start where Léa (the first player) leads: the 421's décharge at once (dice can be
+#: kept), the Dé Landais without its opening throw.
+LEA_FIRST = {"421": paper_start(1), "de-landais": {"#paper-start": True, "#paper-first": "0"}}
 
 
-# --- page basics ------------------------------------------------------------------------
-
-
-def open_game(page, url: str, *, reduced: bool = True) -> None:
-    page.emulate_media(reduced_motion="reduce" if reduced else "no-preference")
-    page.goto(url)
-    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
-
-
-def game_url(site_url, family, seed, pace=0) -> str:
-    return f"{site_url}{family}.html?fresh=1&seed={seed}&pace={pace}"
-
-
-def start(page, players, paper=None) -> None:
-    """Fill the setup's player rows (name, seat), a paper start if asked, and start."""
-    rows = page.locator("#player-rows li")
-    while rows.count() < len(players):
-        page.click("#add-player")
-    while rows.count() > len(players):
-        rows.nth(rows.count() - 1).locator(".remove").click()
-    for i, (name, seat) in enumerate(players):
-        rows.nth(i).locator("input[type=text]").fill(name)
-        rows.nth(i).locator("select").select_option(seat)
-    for selector, value in (paper or {}).items():
-        if value is True:
-            page.check(selector)
-        elif page.locator(selector).evaluate("e => e.tagName") == "SELECT":
-            page.select_option(selector, value)
-        else:
-            page.fill(selector, value)
-    page.click("#start")
-    page.wait_for_function("!document.getElementById('table').hidden")
-
-
-#: A décharge at once for the 421 (an empty pot), so that dice can be kept; the leader.
-def paper_421(leader: int) -> dict:
-    return {"#paper": True, "#paper-pot": "0", "#paper-tokens": "10 11", "#paper-leader": str(leader)}
-
-
-def actions(page, family) -> int:
-    text = page.evaluate("k => localStorage.getItem(k)", f"pygames:{family}:match")
-    return len(json.loads(text)["record"]["actions"]) if text else 0
-
-
-def wait_actions_above(page, family, n) -> None:
-    page.wait_for_function(
-        "([k, n]) => JSON.parse(localStorage.getItem(k)).record.actions.length > n",
-        arg=[f"pygames:{family}:match", n])
-
-
-def focused(page) -> str:
-    return page.evaluate("""() => { const a = document.activeElement;
-        return a ? (a.id ? '#' + a.id : a.tagName + (a.dataset.die ? '[die]' : '')) : 'none'; }""")
+def open_game(page, site_url, family, seed, *, pace=0, motion="reduce") -> GamePage:
+    return GamePage(page, site_url, family).open(fresh=True, seed=seed, pace=pace, motion=motion)
 
 
 def current_name(page) -> str:
     return (page.text_content("#turn-info .who") or "").strip()
 
 
-def click_random_action(page, family, rng) -> None:
-    before = actions(page, family)
-    controls = page.locator(ENABLED).filter(visible=True)
-    controls.nth(rng.randrange(controls.count())).click()
-    wait_actions_above(page, family, before)
-
-
 # --- defect 1: keys act on the focused control -------------------------------------------
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_space_and_enter_act_on_the_focused_control(page, site_url, family, request_log):
-    open_game(page, game_url(site_url, family, f"keys-{family}"))
-    if family == "421":
-        start(page, [("Léa", "human"), ("Paul", "human")], paper_421(1))
-    elif family == "de-landais":
-        start(page, [("Léa", "human"), ("Paul", "human")],
-              {"#paper-start": True, "#paper-first": "0"})
+    game = open_game(page, site_url, family, f"keys-{family}")
+    if family in LEA_FIRST:
+        game.start_game([("Léa", "human"), ("Paul", "human")], fields=LEA_FIRST[family])
     else:
-        start(page, [("Léa", "human")] + ([("Paul", "human")] if family == "linotte" else []))
-    assert focused(page) == "#roll"  # a new game: Lancer has the focus
-    n = actions(page, family)
+        game.start_game([("Léa", "human")] + ([("Paul", "human")] if family == "linotte" else []))
+    assert game.focused() == "#roll"  # a new game: Lancer has the focus
+    n = game.actions()
     page.keyboard.press("Enter")  # on Lancer: a throw
-    wait_actions_above(page, family, n)
+    game.wait_actions_above(n)
 
     if family in KEEPING:
         die = page.locator("#dice [data-die='0']")
         die.focus()
-        n = actions(page, family)
+        n = game.actions()
         page.keyboard.press("Space")
         page.wait_for_function("document.querySelector(\"#dice [data-die='0']\").ariaPressed === 'true'",
                                timeout=5_000)
         page.keyboard.press("Enter")
         page.wait_for_function("document.querySelector(\"#dice [data-die='0']\").ariaPressed === 'false'",
                                timeout=5_000)
-        assert actions(page, family) == n, "Space/Enter on a die must keep it, not throw"
+        assert game.actions() == n, "Space/Enter on a die must keep it, not throw"
 
     # The skip link is followed, nothing is played.
-    n = actions(page, family)
+    n = game.actions()
     page.focus("a.skip")
     page.keyboard.press("Enter")
     page.wait_for_function("location.hash === '#main'", timeout=5_000)
-    assert actions(page, family) == n
+    assert game.actions() == n
     # With nothing focused but the page itself, Space is the roll shortcut.
     if page.locator("#roll").is_enabled():
         page.focus("#main")
         page.keyboard.press("Space")
-        wait_actions_above(page, family, n)
+        game.wait_actions_above(n)
 
     # The home link is followed, nothing is played.
-    n = actions(page, family)
+    n = game.actions()
     page.focus("header.site a.brand")
     with page.expect_navigation():
         page.keyboard.press("Enter")
     assert page.url.rstrip("/").endswith(site_url.rstrip("/")), page.url
-    assert actions(page, family) == n
+    assert game.actions() == n
 
 
 # --- defect 5: keyboard flow ---------------------------------------------------------------
 
 
-def end_decision(page, family) -> None:
+def end_decision(game) -> None:
     """Léa, by keyboard only, ends her turn (a box, Stop, Passer, Sceller)."""
+    page, family = game.page, game.family
     keys = page.keyboard
     page.focus("#roll")
-    n = actions(page, family)
+    n = game.actions()
     keys.press("Enter")
-    wait_actions_above(page, family, n)
-    n = actions(page, family)
+    game.wait_actions_above(n)
+    n = game.actions()
     if family == "yams":
         page.focus("#sheet-body button.box:not([disabled])")
     elif family == "421":
@@ -192,72 +116,70 @@ def end_decision(page, family) -> None:
         while current_name(page) == "Léa" and not page.locator("#seal").is_enabled():
             page.focus("#roll")
             keys.press("Enter")
-            wait_actions_above(page, family, n)
-            n = actions(page, family)
+            game.wait_actions_above(n)
+            n = game.actions()
         if current_name(page) != "Léa":
             return  # the series ended by itself
         page.focus("#seal")
     keys.press("Enter")
-    wait_actions_above(page, family, n)
+    game.wait_actions_above(n)
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_focus_and_announcement_when_the_turn_passes(page, site_url, family, request_log):
-    open_game(page, game_url(site_url, family, f"flow-{family}"))
-    paper = {"421": paper_421(1), "de-landais": {"#paper-start": True, "#paper-first": "0"}}
-    start(page, [("Léa", "human"), ("Paul", "human")], paper.get(family))
-    page.evaluate(LIVE_LOG_JS)
+    game = open_game(page, site_url, family, f"flow-{family}")
+    game.start_game([("Léa", "human"), ("Paul", "human")], fields=LEA_FIRST.get(family))
+    game.listen_live()
     assert current_name(page) == "Léa"
-    end_decision(page, family)
+    end_decision(game)
     page.wait_for_function("document.querySelector('#turn-info .who')?.textContent === 'Paul'")
-    assert focused(page) == "#roll", "focus must go to the next player's Lancer"
-    log = page.evaluate("window.liveLog")
+    assert game.focused() == "#roll", "focus must go to the next player's Lancer"
+    log = game.announced()
     assert re.search(r"À Paul de (jouer|lancer)", log[-1]), log
 
 
 @pytest.mark.parametrize("family", KEEPING)
 def test_the_computer_s_kept_dice_are_announced(page, site_url, family, request_log):
-    open_game(page, game_url(site_url, family, f"kept-{family}"))
-    page.evaluate(LIVE_LOG_JS)  # before the start: at pace 0 the computer may lead at once
-    start(page, [("Léa", "human"), ("Ordi", "simple")], paper_421(2) if family == "421" else None)
+    game = open_game(page, site_url, family, f"kept-{family}")
+    game.listen_live()  # before the start: at pace 0 the computer may lead at once
+    game.start_game([("Léa", "human"), ("Ordi", "simple")],
+                    fields=paper_start(2) if family == "421" else None)
     rng = random.Random(family)
     for _ in range(60):
-        if any(re.search(r"\bOrdi garde \d", text) for text in page.evaluate("window.liveLog")):
+        if any(re.search(r"\bOrdi garde \d", text) for text in game.announced()):
             break
-        if not human_can_act(page):
+        if not game.play_random(1, rng):
             break
-        click_random_action(page, family, rng)
-    log = page.evaluate("window.liveLog")
+    log = game.announced()
     assert any(re.search(r"\bOrdi garde \d", text) for text in log), log
 
 
 # --- defect 6: ?fresh=1 is used once -------------------------------------------------------
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_fresh_is_dropped_from_the_address_bar(page, site_url, family, request_log):
-    open_game(page, game_url(site_url, family, f"fresh-{family}") + "&game=" + FAMILIES[family].games[0].id)
+    game = GamePage(page, site_url, family).open(fresh=True, seed=f"fresh-{family}",
+                                                 game=FAMILIES[family].games[0].id)
     assert "fresh=" not in page.url and "seed=fresh-" in page.url and "pace=0" in page.url, page.url
     assert "game=" in page.url
-    page.click("#start")
-    page.wait_for_function("!document.getElementById('table').hidden")
-    human_can_act(page)
-    click_random_action(page, family, random.Random(1))
-    human_can_act(page)
-    record = page.evaluate("k => localStorage.getItem(k)", f"pygames:{family}:match")
-    page.evaluate("delete document.body.dataset.ready")
+    game.start()
+    game.play_random(1, random.Random(1))
+    game.wait_person_or_end()
+    record = game.get_item("match")
+    game.mark_unready()
     page.reload()
-    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+    game.wait_ready()
     assert page.locator("#table").is_visible() and page.locator("#setup").is_hidden()
-    assert page.evaluate("k => localStorage.getItem(k)", f"pygames:{family}:match") == record
+    assert game.get_item("match") == record
 
 
 # --- defect 9: dialogs, the computer's turn, empty dice -------------------------------------
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_a_click_on_the_backdrop_closes_a_dialog(page, site_url, family, request_log):
-    open_game(page, game_url(site_url, family, "dialogs"))
+    game = open_game(page, site_url, family, "dialogs")
     for opener, dialog in (("#open-rules", "#rules"), ("#open-embed", "#embed")):
         page.click(opener)
         assert page.locator(dialog).is_visible()
@@ -266,14 +188,13 @@ def test_a_click_on_the_backdrop_closes_a_dialog(page, site_url, family, request
         box = page.locator(dialog).bounding_box()
         page.mouse.click(box["x"] + box["width"] / 2, max(2, box["y"] / 2))  # the backdrop above it
         page.wait_for_function(f"!document.querySelector('{dialog}').open", timeout=5_000)
-        assert focused(page) == opener, "focus returns to the button that opened the dialog"
+        assert game.focused() == opener, "focus returns to the button that opened the dialog"
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_no_disabled_roll_button_during_the_computer_s_turn(page, site_url, family, request_log):
-    open_game(page, game_url(site_url, family, f"bot-{family}", pace=700))
-    paper = {"421": paper_421(1), "de-landais": {"#paper-start": True, "#paper-first": "0"}}
-    start(page, [("Ordi", "simple"), ("Léa", "human")], paper.get(family))
+    game = open_game(page, site_url, family, f"bot-{family}", pace=700)
+    game.start_game([("Ordi", "simple"), ("Léa", "human")], fields=LEA_FIRST.get(family))
     page.wait_for_function("document.getElementById('hint').textContent.includes('(ordinateur)')")
     shown = page.evaluate("""() => [...document.querySelectorAll('#table .controls button')]
         .filter((b) => b.disabled && b.checkVisibility()).map((b) => b.id)""")
@@ -284,15 +205,15 @@ def test_no_disabled_roll_button_during_the_computer_s_turn(page, site_url, fami
     page.wait_for_function("document.querySelector('#turn-info .who')?.textContent === 'Léa'"
                            " && !document.getElementById('roll').disabled", timeout=60_000)
     assert page.locator("#roll").is_visible() and status.is_hidden()
-    assert focused(page) == "#roll"
+    assert game.focused() == "#roll"
 
 
 @pytest.mark.parametrize("family", KEEPING)
 def test_empty_dice_slots_do_not_animate_after_scoring(page, site_url, family, request_log):
-    open_game(page, game_url(site_url, family, f"anim-{family}"), reduced=False)
-    paper = {"421": paper_421(1)}
-    start(page, [("Léa", "human"), ("Paul", "human")], paper.get(family))
-    end_decision(page, family)
+    game = open_game(page, site_url, family, f"anim-{family}", motion="no-preference")
+    game.start_game([("Léa", "human"), ("Paul", "human")],
+                    fields={"421": paper_start(1)}.get(family))
+    end_decision(game)
     moving = page.evaluate("""() => document.getAnimations()
         .filter((a) => a.effect?.target?.matches?.('.die[data-face="0"]'))
         .map((a) => a.animationName || a.transitionProperty)""")
@@ -345,18 +266,18 @@ def joy_seen(page) -> dict:
 
 
 @pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
-@pytest.mark.parametrize("family", [f for f in PAGES if f in JOY_WORDS])
+@pytest.mark.parametrize("family", [f for f in GAME_PAGES if f in JOY_WORDS])
 def test_a_moment_of_joy(page, site_url, family, reduced, request_log):
-    open_game(page, game_url(site_url, family, joy_seed(family)), reduced=reduced)
-    game = FAMILIES[family].games[0]
-    start(page, [("Léa", "human")] + ([("Ordi", "simple")] if game.min_players > 1 else []))
-    page.evaluate(LIVE_LOG_JS)
+    game = open_game(page, site_url, family, joy_seed(family),
+                     motion="reduce" if reduced else "no-preference")
+    game.start_game([("Léa", "human")] + ([("Ordi", "simple")] if game.game.min_players > 1 else []))
+    game.listen_live()
     page.evaluate(JOY_SEEN_JS)
-    n = actions(page, family)
+    n = game.actions()
     page.keyboard.press("Enter")  # Lancer has the focus
-    wait_actions_above(page, family, n)
+    game.wait_actions_above(n)
     word = JOY_WORDS[family]
-    log = page.evaluate("window.liveLog")
+    log = game.announced()
     assert any(text.startswith(word) for text in log), log
     if reduced:
         assert page.evaluate("""() => !document.querySelector('.joy')
@@ -381,23 +302,23 @@ def near_the_end_of_a_yams() -> dict:
 
 @pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
 def test_a_win_is_celebrated_and_the_sound_switch_is_remembered(page, site_url, reduced, request_log):
-    open_game(page, f"{site_url}yams.html?pace=0", reduced=reduced)
+    game = GamePage(page, site_url, "yams")
+    motion = "reduce" if reduced else "no-preference"
+    game.open(motion=motion)
     sound = page.locator("#sound")
     assert sound.is_visible() and sound.get_attribute("aria-pressed") == "false"  # off by default
     sound.click()
     assert sound.get_attribute("aria-pressed") == "true"
-    prefs = json.loads(page.evaluate("localStorage.getItem('pygames:prefs')"))
-    assert prefs["sound"] is True
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
-                  ["pygames:yams:match", json.dumps(near_the_end_of_a_yams())])
-    open_game(page, f"{site_url}yams.html?pace=0", reduced=reduced)
+    assert game.stored("prefs")["sound"] is True
+    game.store("match", near_the_end_of_a_yams())
+    game.open(motion=motion)
     assert page.locator("#sound").get_attribute("aria-pressed") == "true"  # remembered
-    chimes = page.evaluate(f"{siteharness.PAGE_JOY}.chimes")
+    chimes = page.evaluate(js_global("joy", ".chimes"))
     page.evaluate(JOY_SEEN_JS)
     page.focus("#sheet-body button.box:not([disabled])")
     page.keyboard.press("Enter")
     page.wait_for_selector("#end", state="visible")
-    assert page.evaluate(f"{siteharness.PAGE_JOY}.chimes") > chimes  # the win's chime (sound on)
+    assert page.evaluate(js_global("joy", ".chimes")) > chimes  # the win's chime (sound on)
     if reduced:
         assert page.evaluate("""() => !document.querySelector('.joy')
             || document.getAnimations().every((a) => !a.effect?.target?.closest?.('.joy'))""")
@@ -405,4 +326,4 @@ def test_a_win_is_celebrated_and_the_sound_switch_is_remembered(page, site_url, 
         assert joy_seen(page) == {"text": "Bravo !", "moving": True}
     # Off again: remembered too, and nothing sounds.
     page.click("#sound")
-    assert json.loads(page.evaluate("localStorage.getItem('pygames:prefs')"))["sound"] is False
+    assert game.stored("prefs")["sound"] is False

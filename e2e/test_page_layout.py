@@ -19,14 +19,13 @@ import pytest
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
-import build
-import siteharness
 from pygames import FAMILIES, DiceSampler, Match, Player
 from pygames.bots import bot_for
 
-PAGES = [f.id for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
-SIZES = {"320": (320, 640), "360": (360, 740), "1280": (1280, 800), "740x360": (740, 360)}
-BOOT_TIMEOUT_MS = 90_000
+from harness.pages import DESKTOP, GAME_PAGES, LANDSCAPE, PHONE_320, PHONE_360, GamePage
+
+SIZES = {name: (v["width"], v["height"]) for name, v in
+         (("320", PHONE_320), ("360", PHONE_360), ("1280", DESKTOP), ("740x360", LANDSCAPE))}
 
 
 @functools.lru_cache(maxsize=None)
@@ -52,13 +51,10 @@ def record_json(family: str, end: bool, plies: int = 7, seed: str = "layout") ->
     return json.dumps({"record": record})
 
 
-def open_saved(page, site_url: str, family: str, blob: str | None, query: str = "") -> None:
-    """Open a game page with `blob` as its saved game (None: nothing saved)."""
-    page.goto(site_url + siteharness.BLANK_PAGE)
-    page.evaluate("""([k, v]) => { localStorage.clear(); if (v !== null) localStorage.setItem(k, v); }""",
-                  [f"pygames:{family}:match", blob])
-    page.goto(f"{site_url}{family}.html{query}")
-    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+def open_saved(page, site_url: str, family: str, blob: str | None, fresh: bool = False) -> GamePage:
+    """Open a game page with `blob` as its only stored value (None: nothing stored)."""
+    return GamePage(page, site_url, family).open_saved(blob, clear=True, fresh=fresh, pace=None,
+                                                         motion=None)
 
 
 def size(page, name: str) -> None:
@@ -105,7 +101,7 @@ def assert_sheet_readable(page, where: str) -> None:
     assert not m["clipped"] and m["firstWidth"] >= 48, f"{where}: first column unreadable: {m}"
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_fits_every_width(page, site_url, request_log, family):
     """Setup (with the most players), the game with the most players and the end screen fit
     320, 360, 740 and 1280 px: no sideways scrolling, nothing cut off (the header's buttons
@@ -114,7 +110,7 @@ def test_fits_every_width(page, site_url, request_log, family):
     the end screen opens on its title."""
     page.emulate_media(reduced_motion="reduce")
     size(page, "360")
-    open_saved(page, site_url, family, None, "?fresh=1")
+    open_saved(page, site_url, family, None, fresh=True)
     page.evaluate("""() => { const add = document.getElementById('add-player');
                              while (!add.disabled) add.click(); }""")
     for name in SIZES:
@@ -274,7 +270,7 @@ def check_contrast(page, where: str) -> None:
         assert r["inside"] >= 3 and r["around"] >= 3, f"{where}: focus ring of {sel}: {r}"
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_contrast(page, site_url, request_log, family):
     """Texts >= 4.5:1 and focus rings >= 3:1 on the game screen (a human's turn with the
     dice on the table) in both themes; the dark theme follows prefers-color-scheme."""
@@ -296,13 +292,14 @@ def test_theme_switch_is_remembered(page, site_url, request_log):
     a reload; a damaged stored value falls back to Auto; the home page has it too."""
     size(page, "360")
     page.emulate_media(reduced_motion="reduce", color_scheme="light")
-    open_saved(page, site_url, "421", record_json("421", False))
+    game = open_saved(page, site_url, "421", record_json("421", False))
     switch = page.get_by_label("Thème")
     assert switch.input_value() == "auto"
     switch.select_option("dark")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    game.mark_unready()
     page.reload()
-    page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
+    game.wait_ready()
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert page.get_by_label("Thème").input_value() == "dark"
     page.emulate_media(color_scheme="dark")
@@ -346,7 +343,7 @@ def test_embed_box_fits_a_phone(page, site_url, request_log):
     """The Intégrer dialog's code boxes fit a 320 px screen."""
     size(page, "320")
     page.emulate_media(reduced_motion="reduce")
-    open_saved(page, site_url, "yams", None, "?fresh=1")
+    open_saved(page, site_url, "yams", None, fresh=True)
     page.locator("#open-embed").click()
     page.wait_for_function("document.getElementById('embed').open")
     boxes = page.evaluate("""() => [...document.querySelectorAll('#embed textarea')].map(t => {

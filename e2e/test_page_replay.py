@@ -10,44 +10,22 @@ an illegal move with a name made of markup) give a French message and nothing el
 from __future__ import annotations
 
 import base64
-import json
-import sys
 import zlib
 
 import pytest
 
-import build
-import siteharness
+import replay  # web/app/replay.py: the links' format
 from pygames import FAMILIES
 
-sys.path.insert(0, str(build.WEB / "app"))
-import replay  # noqa: E402
+from harness import site
+from harness.pages import GAME_PAGES, GamePage, wait_ready
 
-BOOT_MS = 90_000
-PAGES = [f.id for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
 HOSTILE_NAME = '<img src=x onerror="window.hacked=1">'
-
-#: Every text the live region says, in order (the announcements of a game as it is played).
-RECORD_LIVE = """() => {
-    window.liveLog = [];
-    const live = document.getElementById('live');
-    new MutationObserver(() => window.liveLog.push(live.textContent))
-        .observe(live, {childList: true, characterData: true, subtree: true});
-}"""
-
-
-def wait_ready(page) -> None:
-    page.wait_for_function("document.body && document.body.dataset.ready", timeout=BOOT_MS)
-
-
-def goto(page, url: str) -> None:
-    page.goto(url)
-    wait_ready(page)
 
 
 def new_page(browser, logs):
     context = browser.new_context()
-    logs.append(siteharness.RequestLog().attach(context))
+    logs.append(site.RequestLog().attach(context))
     page = context.new_page()
     page.emulate_media(reduced_motion="reduce")
     return page
@@ -78,43 +56,27 @@ def players_for(family):
     return [{"name": f"Ordi {i + 1}", "seat": "simple"} for i in range(n)]
 
 
-def play_a_computer_game(page, site_url, family) -> dict:
+def play_a_computer_game(game: GamePage) -> dict:
     """A seeded game between computers at pace 0, to its end; its saved record."""
-    url = f"{site_url}{family}.html?fresh=1&seed=replay-{family}&pace=0"
-    page.emulate_media(reduced_motion="reduce")
-    page.goto(site_url + siteharness.BLANK_PAGE)  # the site's origin, to store the setup
-    game = FAMILIES[family].games[0]
-    setup = {"game": game.id, "options": {}, "players": players_for(family)}
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"pygames:{family}:setup", json.dumps(setup)])
-    goto(page, url)
-    page.evaluate(RECORD_LIVE)
-    page.click("#start")
-    page.wait_for_function("!document.getElementById('end').hidden", timeout=120_000)
-    return json.loads(page.evaluate("k => localStorage.getItem(k)", f"pygames:{family}:match"))["record"]
+    game.page.emulate_media(reduced_motion="reduce")
+    game.at_origin()  # the site's origin, to store the setup
+    game.store("setup", {"game": game.game.id, "options": {}, "players": players_for(game.family)})
+    game.open(fresh=True, seed=f"replay-{game.family}", motion=None)
+    game.listen_live()
+    game.start(or_end=True)
+    game.wait_end()
+    return game.record()
 
 
-def share_link(page) -> str:
-    page.click("#share-end")
-    dialog = page.locator("#share")
-    assert dialog.is_visible()
-    page.wait_for_function("document.getElementById('share-status').textContent.length > 0")
-    link = page.input_value("#share-link")
-    page.keyboard.press("Escape")
-    assert dialog.is_hidden()
-    return link
-
-
-def visitor_with_a_saved_game(page, site_url, family) -> tuple[str | None, ...]:
+def visitor_with_a_saved_game(game: GamePage) -> tuple[str | None, ...]:
     """Another visitor, with a game of his own started: its stored values."""
-    goto(page, f"{site_url}{family}.html?fresh=1&seed=visitor&pace=0")
-    page.click("#start")
-    page.wait_for_function("!document.getElementById('table').hidden")
-    return stored(page, family)
+    game.open(fresh=True, seed="visitor", motion=None)
+    game.start()
+    return stored(game)
 
 
-def stored(page, family):
-    return tuple(page.evaluate("k => localStorage.getItem(k)", f"pygames:{family}:{key}")
-                 for key in ("match", "setup"))
+def stored(game: GamePage):
+    return tuple(game.get_item(what) for what in ("match", "setup"))
 
 
 def position(page) -> str:
@@ -142,13 +104,13 @@ def faces_drawn(page) -> list[int]:
 
 
 @pytest.mark.warm  # the player's page: the shared warm context (e2e/conftest.py)
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_a_shared_replay_opens_read_only_in_a_new_context(page, request_log, pages, site_url, family,
                                                           screenshot):
     player = page
-    record = play_a_computer_game(player, site_url, family)
-    live_log = [" ".join(t.split()) for t in player.evaluate("window.liveLog")]
-    link = share_link(player)
+    record = play_a_computer_game(GamePage(player, site_url, family))
+    live_log = [" ".join(t.split()) for t in GamePage(player, site_url, family).announced()]
+    link = GamePage(player, site_url, family).share_link()
     assert link.startswith(f"{site_url}{family}.html#replay=1."), link[:120]
     data = replay.from_fragment("#" + link.split("#", 1)[1])
     assert replay.decode(data) == record  # the link carries the game as saved
@@ -157,10 +119,10 @@ def test_a_shared_replay_opens_read_only_in_a_new_context(page, request_log, pag
     assert expected.finished and last >= 3
 
     visitor = pages()
-    own = visitor_with_a_saved_game(visitor, site_url, family)
+    watched = GamePage(visitor, site_url, family)
+    own = visitor_with_a_saved_game(watched)
     assert own[0] is not None
-    visitor.evaluate("document.body.removeAttribute('data-ready')")
-    goto(visitor, link)
+    watched.open_replay(link)
     assert visitor.locator("#replay").is_visible() and visitor.locator("#table").is_visible()
     assert visitor.locator("#setup").is_hidden() and visitor.locator("#end").is_hidden()
     assert visitor.locator("#share-open").is_hidden()
@@ -213,13 +175,13 @@ def test_a_shared_replay_opens_read_only_in_a_new_context(page, request_log, pag
     assert position(visitor) == paused
 
     # The visitor's own game was never touched, and comes back without the fragment.
-    assert stored(visitor, family) == own
+    assert stored(watched) == own
     with visitor.expect_navigation():
         visitor.click("#replay-leave")
     wait_ready(visitor)
     assert "#" not in visitor.url
     assert visitor.locator("#replay").is_hidden() and visitor.locator("#table").is_visible()
-    assert stored(visitor, family)[0] == own[0]
+    assert stored(watched)[0] == own[0]
 
 
 def step_text_after(page, button, k, last) -> str:
@@ -242,11 +204,12 @@ def check_drawn(page, family, expected, k):
 
 
 @pytest.mark.warm  # a visitor who has been here before (e2e/conftest.py)
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_damaged_and_hostile_links_give_only_a_message(page, request_log, site_url, family):
     visitor = page
     visitor.emulate_media(reduced_motion="reduce")
-    own = visitor_with_a_saved_game(visitor, site_url, family)
+    watched = GamePage(visitor, site_url, family)
+    own = visitor_with_a_saved_game(watched)
     game = FAMILIES[family].games[0]
     other = next(f for f in FAMILIES.values() if f.id != family).games[0]
     record = {"format": "pygames/1", "game": game.id, "options": {},
@@ -267,6 +230,6 @@ def test_damaged_and_hostile_links_give_only_a_message(page, request_log, site_u
     ]
     for data, expected in cases:
         visitor.goto("about:blank")  # each link a new visit (not a same-page fragment)
-        goto(visitor, f"{site_url}{family}.html#replay={data}")
+        watched.goto(f"{site_url}{family}.html#replay={data}", motion=None)
         only_the_message(visitor, expected)
-    assert stored(visitor, family) == own
+    assert stored(watched) == own

@@ -11,36 +11,19 @@ players only): the page resumes it and its computer plays the last move.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
-import build
-import siteharness
+import stats  # web/app/stats.py: what the page computes
 from pygames import FAMILIES, DiceSampler, Match, Player, load_match
 from pygames.bots import bot_for
-from test_game_pages import open_page, reload, saved
-from test_page_safety import FILL, aside_keys, set_item, start_game
 
-sys.path.insert(0, str(build.WEB / "app"))
-import stats  # noqa: E402  (web/app/stats.py: what the page computes)
+from harness.pages import GAME_PAGES, GamePage, aside_keys, empty_filler, fill_storage
 
-PAGES = [f.id for f in FAMILIES.values() if (build.WEB / "games" / f.id / "table.html").is_file()]
 HOSTILE = "<img src=x onerror=alert(1)>"
-STATS = "pygames:stats"
-OPEN_END = "!document.getElementById('end').hidden"
-
-
-#: After test_page_safety's FILL: the last bytes too, so that no value can grow.
-TO_THE_BRIM = """() => {
-  for (const size of [256, 16, 1]) {
-    try { for (let j = 0; j < 5000; j++) localStorage.setItem('filler:b' + size + ':' + j, 'z'.repeat(size)); }
-    catch (e) {}
-  }
-}"""
 
 
 def nearly_finished(family: str, seed: str, names) -> dict:
@@ -67,17 +50,12 @@ def names_for(family: str) -> list[str]:
     return [HOSTILE, "Ordi"][: max(game.min_players, 2)] if game.max_players > 1 else [HOSTILE]
 
 
-def finish(page, url: str, family: str, seed: str) -> dict:
+def finish(game: GamePage, record_seed: str, **params) -> dict:
     """Save a nearly finished game, open the page on it, wait for the end: the final match."""
-    set_item(page, f"pygames:{family}:match", json.dumps(nearly_finished(family, seed, names_for(family))))
-    open_page(page, url)
-    page.wait_for_function(OPEN_END, timeout=60_000)
-    return saved(page, family)["record"]
-
-
-def store(page) -> dict | None:
-    text = page.evaluate("k => localStorage.getItem(k)", STATS)
-    return json.loads(text) if text else None
+    game.store("match", nearly_finished(game.family, record_seed, names_for(game.family)))
+    game.open(**params)
+    game.wait_end()
+    return game.record()
 
 
 def open_stats(page, button="#open-stats"):
@@ -121,16 +99,15 @@ def expected(record) -> dict:
     }
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, site_url, family,
                                                                          request_log, tmp_path):
     page.on("dialog", lambda d: d.accept())
-    url = f"{site_url}{family}.html?pace=0&seed=stats-{family}"
-    open_page(page, url + "&fresh=1")
+    game = GamePage(page, site_url, family).open(fresh=True, seed=f"stats-{family}")
     page.evaluate("() => localStorage.clear()")
-    record = finish(page, url, family, f"near-{family}")
+    record = finish(game, f"near-{family}", seed=f"stats-{family}")
     want = expected(record)
-    kept = store(page)
+    kept = game.stored("stats")
     assert kept and len(kept["history"]) == 1 and kept["seen"] == [stats.match_id(record)]
     # The end screen leads to the dialog.
     dialog = open_stats(page, "#end-stats")
@@ -152,9 +129,9 @@ def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, 
     assert facts(page)[label].isdigit(), facts(page)
     close_stats(page)
     # A reload of the finished game does not count it again.
-    reload(page)
-    page.wait_for_function(OPEN_END)
-    assert store(page) == kept
+    game.reload()
+    game.wait_end()
+    assert game.stored("stats") == kept
     open_stats(page)
     assert facts(page)["Parties jouées"] == "1"
     # Export, clear (confirmed), import: the same store.
@@ -165,10 +142,10 @@ def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, 
     page.click("#stats-clear")
     page.wait_for_function("document.getElementById('stats-notice').textContent.includes('effacées')")
     assert page.locator("#stats-body .stats-players").count() == 0
-    assert stats.is_empty(stats.check(store(page)))
+    assert stats.is_empty(stats.check(game.stored("stats")))
     page.set_input_files("#stats-import", path)
     page.wait_for_function("document.getElementById('stats-notice').textContent.includes('importées')")
-    assert store(page) == kept
+    assert game.stored("stats") == kept
     assert facts(page)["Parties jouées"] == "1"
     # A hostile or malformed file: a French message, nothing changes.
     for i, text in enumerate([
@@ -182,74 +159,69 @@ def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, 
         page.set_input_files("#stats-import", str(bad))
         page.wait_for_function(
             "document.getElementById('stats-notice').textContent.includes('pas pu être importé')")
-        assert store(page) == kept
+        assert game.stored("stats") == kept
         page.evaluate("document.getElementById('stats-notice').textContent = ''")
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_a_corrupt_store_is_set_aside_and_the_game_starts(page, site_url, family, request_log):
-    url = f"{site_url}{family}.html?pace=0&seed=corrupt"
-    siteharness.at_origin(page, site_url)
+    game = GamePage(page, site_url, family)
+    game.at_origin()
     page.evaluate("() => localStorage.clear()")
-    set_item(page, STATS, "{oops")
-    open_page(page, url + "&fresh=1")
+    game.store("stats", "{oops")
+    game.open(fresh=True, seed="corrupt")
     trouble = page.locator("#stats-trouble")
     assert trouble.is_visible() and "mises de côté" in trouble.inner_text()
-    assert any(k.startswith(f"pygames:corrupt:{STATS}:") for k in aside_keys(page))
-    assert page.evaluate("k => localStorage.getItem(k)", STATS) is None
-    start_game(page)
-    assert load_match(saved(page, family)["record"]).game.family == family
+    assert any(k.startswith(f"pygames:corrupt:{game.key('stats')}:") for k in aside_keys(page))
+    assert game.get_item("stats") is None
+    game.start()
+    assert game.replay().game.family == family
     page.click("#stats-trouble-ok")
     assert trouble.is_hidden()
     open_stats(page)
     assert "Aucune partie terminée" in page.text_content("#stats-body")
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_two_tabs_count_a_game_once(context, site_url, family, request_log):
-    url = f"{site_url}{family}.html?seed=tabs-{family}"
-    a = context.new_page()
-    open_page(a, url + "&fresh=1&pace=0")
-    a.evaluate("() => localStorage.clear()")
-    set_item(a, f"pygames:{family}:match",
-             json.dumps(nearly_finished(family, f"tabs-{family}", names_for(family))))
-    b = context.new_page()
-    open_page(b, url + "&pace=60000")  # B waits; A's computer ends the game
-    open_page(a, url + "&pace=0")
-    a.wait_for_function(OPEN_END, timeout=60_000)
-    b.wait_for_function(OPEN_END, timeout=60_000)  # B follows A to the end screen
-    reload(b)
-    b.wait_for_function(OPEN_END)
-    kept = store(b)
+    seed = f"tabs-{family}"
+    a = GamePage(context.new_page(), site_url, family).open(fresh=True, seed=seed)
+    a.page.evaluate("() => localStorage.clear()")
+    a.store("match", nearly_finished(family, seed, names_for(family)))
+    b = GamePage(context.new_page(), site_url, family)
+    b.open(seed=seed, pace=60000)  # B waits; A's computer ends the game
+    a.open(seed=seed)
+    a.wait_end()
+    b.wait_end()  # B follows A to the end screen
+    b.reload()
+    b.wait_end()
+    kept = b.stored("stats")
     assert kept["rulesets"][FAMILIES[family].games[0].id]["played"] == 1
     assert len(kept["history"]) == 1
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_a_full_storage_leaves_the_end_screen_whole(page, site_url, family, request_log):
-    url = f"{site_url}{family}.html?pace=0&seed=full-{family}"
-    open_page(page, url + "&fresh=1")
+    game = GamePage(page, site_url, family).open(fresh=True, seed=f"full-{family}")
     page.evaluate("() => localStorage.clear()")
-    set_item(page, f"pygames:{family}:match",
-             json.dumps(nearly_finished(family, f"full-{family}", names_for(family))))
+    game.store("match", nearly_finished(family, f"full-{family}", names_for(family)))
     earlier, _ = stats.record_match(stats.empty(), ident="f" * 32, date="2026-11-30T20:00:00.000Z",
                                     family=family, game=FAMILIES[family].games[0].id,
                                     players=[{"name": "Léa", "score": 1, "text": "1"}],
                                     winners=["Léa"], draw=False)
-    set_item(page, STATS, stats.dumps(earlier))
-    page.evaluate(FILL)
-    page.evaluate(TO_THE_BRIM)
-    open_page(page, url)
-    page.wait_for_function(OPEN_END, timeout=60_000)
+    game.store("stats", stats.dumps(earlier))
+    fill_storage(page, to_the_brim=True)
+    game.open(seed=f"full-{family}")
+    game.wait_end()
     assert page.locator("#ranking li").count() == len(names_for(family))
     assert page.locator("#again").is_visible()
     note = page.locator("#stats-end-note")
     assert note.is_visible() and "pleine" in note.inner_text()
-    assert json.loads(page.evaluate("k => localStorage.getItem(k)", STATS)) == earlier
+    assert game.stored("stats") == earlier
     # Freeing the site's space (the other saved data, confirmed) keeps the statistics.
     page.wait_for_function("!document.getElementById('save-trouble').hidden")
     page.once("dialog", lambda d: d.accept())
     page.click("#free-space")
     page.wait_for_function("document.getElementById('save-trouble-text').textContent.includes('Toujours')")
-    assert json.loads(page.evaluate("k => localStorage.getItem(k)", STATS)) == earlier
-    page.evaluate("() => { for (const k of Object.keys(localStorage)) if (k.startsWith('filler:')) localStorage.removeItem(k); }")
+    assert game.stored("stats") == earlier
+    empty_filler(page)

@@ -19,8 +19,10 @@ import zipfile
 
 import pytest
 
-import siteharness
-from pygames import FAMILIES, GAME_MODULES
+from pygames import GAME_MODULES
+
+from harness import site
+from harness.pages import GAME_PAGES, js_global, read_global, wait_ready
 
 # Which modules came from the stdlib zip, and from what kind of file.  Frozen
 # modules (os, io, site, ...) carry a __file__ in the zip but are never read.
@@ -39,14 +41,11 @@ json.dumps(out)
 """
 
 HOOK = f"""<script type="module">
-import {{ hooks }} from "./{siteharness.PYSCRIPT_DIR}/core.js";
+import {{ hooks }} from "./{site.PYSCRIPT_DIR}/core.js";
 hooks.main.onReady.add((wrap) => {{ window.__e2ePy = wrap.interpreter; }});
 </script>"""
-CORE = f'<script type="module" src="{siteharness.PYSCRIPT_DIR}/core.js"></script>'
+CORE = f'<script type="module" src="{site.PYSCRIPT_DIR}/core.js"></script>'
 PAGE = "__e2e_runtime_yams__.html"
-#: Every game page of the registry (web/games/<id>/table.html).
-PAGES = [f.id for f in FAMILIES.values()
-         if (siteharness.WEB / "games" / f.id / "table.html").is_file()]
 
 
 def hooked_page(family: str) -> str:
@@ -54,8 +53,8 @@ def hooked_page(family: str) -> str:
 
 
 def test_stdlib_in_dist_is_precompiled(dist_dir):
-    stdlib = siteharness.runtime_names(dist_dir)["stdlib"]
-    with zipfile.ZipFile(dist_dir / siteharness.PYODIDE_DIR / stdlib) as zf:
+    stdlib = site.runtime_names(dist_dir)["stdlib"]
+    with zipfile.ZipFile(dist_dir / site.PYODIDE_DIR / stdlib) as zf:
         names = zf.namelist()
     assert "json/__init__.pyc" in names and "json/__init__.py" not in names
     assert sum(n.endswith(".pyc") for n in names) > 100
@@ -63,7 +62,7 @@ def test_stdlib_in_dist_is_precompiled(dist_dir):
 
 def test_bare_boot_imports_pygames_from_bytecode(page, site_url, request_log):
     code = ("import pygames, pygames.bots, pygames.yams, secrets\n" + LOADED_FROM_ZIP)
-    out = siteharness.boot_pyodide(page, site_url, with_package=True, code=code)
+    out = site.boot_pyodide(page, site_url, with_package=True, code=code)
     loaded = json.loads(out["result"])
     assert len(loaded) > 100, loaded
     source = sorted(n for n, f in loaded.items() if not f.endswith(".pyc"))
@@ -75,15 +74,15 @@ def test_bare_boot_imports_pygames_from_bytecode(page, site_url, request_log):
 @pytest.fixture(scope="module")
 def hooked_site(dist_dir):
     assert CORE in (dist_dir / "yams.html").read_text(encoding="utf-8")
-    server, url = siteharness.start_site({hooked_page(f): _hooked(dist_dir, f) for f in PAGES})
+    server, url = site.start_site({hooked_page(f): _hooked(dist_dir, f) for f in GAME_PAGES})
     yield url
-    siteharness.stop_site(server)
+    site.stop_site(server)
 
 
 def test_yams_page_loads_no_stdlib_module_from_source(page, hooked_site, request_log):
     page.goto(hooked_site + PAGE + "?fresh=1&seed=runtime")
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=90_000)
-    assert page.evaluate(f"typeof {siteharness.PAGE_READY_AT}") == "number"
+    wait_ready(page)
+    assert page.evaluate(f"typeof {js_global('ready_at')}") == "number"
     page.click("#start")
     page.click("#roll")
     loaded = json.loads(page.evaluate("(c) => window.__e2ePy.runPython(c)", LOADED_FROM_ZIP))
@@ -102,8 +101,8 @@ def test_yams_page_loads_no_stdlib_module_from_source(page, hooked_site, request
 # -- memory snapshot (web/runtime/snapshot.mjs + web/js/pyodide-fast.mjs) ---------------------
 def test_build_names_the_snapshot_of_these_files(dist_dir):
     """pyodide-fast.mjs names this build's content-named files."""
-    names = siteharness.runtime_names(dist_dir)
-    pyodide = dist_dir / siteharness.PYODIDE_DIR
+    names = site.runtime_names(dist_dir)
+    pyodide = dist_dir / site.PYODIDE_DIR
     assert names["snapshot"], "the build made no snapshot"
     snap = pyodide / names["snapshot"]
     assert snap.read_bytes()[:2] == b"\x1f\x8b" and 2e6 < snap.stat().st_size < 8e6
@@ -111,7 +110,7 @@ def test_build_names_the_snapshot_of_these_files(dist_dir):
     runtime = json.loads(fast.split("const RUNTIME = ", 1)[1].split(";\n", 1)[0])
     assert {k: runtime[k] for k in ("stdlib", "package", "pages", "snapshot")} == {
         k: names[k] for k in ("stdlib", "package", "pages", "snapshot")}
-    assert set(names["pages"]) == set(PAGES)
+    assert set(names["pages"]) == set(GAME_PAGES)
     assert all((dist_dir / name).is_file() for name in names["pages"].values())
     # an empty lock file with the real one's info: no package index to fetch
     lock = json.loads((pyodide / "pyodide-lock.json").read_text())
@@ -123,12 +122,12 @@ def test_build_names_the_snapshot_of_these_files(dist_dir):
 
 def _ready(page, url):
     page.goto(url)
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=90_000)
-    return page.evaluate(siteharness.PAGE_BOOT)
+    wait_ready(page)
+    return read_global(page, "boot")
 
 
 CACHE_SNAPSHOT = f"""async (name) => {{
-  const url = new URL("{siteharness.PYODIDE_DIR}/" + name, location.href).href;
+  const url = new URL("{site.PYODIDE_DIR}/" + name, location.href).href;
   const cache = await caches.open("e2e-runtime");
   await cache.add(url);
   return url;
@@ -153,7 +152,7 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
     service worker puts it there), the next visit restores it -- inflating it, then
     keeping the inflated form for the visits after: the game works, and the dice/random
     state are fresh at each restore."""
-    names = siteharness.runtime_names(dist_dir)
+    names = site.runtime_names(dist_dir)
     page = context.new_page()
     boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
     assert boot["mode"] == "plain", boot
@@ -167,7 +166,7 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
         boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
         assert boot["mode"] == "snapshot", boot
         assert boot["snapshotFrom"] == expected, boot
-        assert page.evaluate(f"typeof {siteharness.PAGE_READY_AT}") == "number"
+        assert page.evaluate(f"typeof {js_global('ready_at')}") == "number"
         page.click("#start")
         page.click("#roll")
         page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
@@ -183,7 +182,7 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
 
     # A damaged inflated form is dropped and made again from the .gz.
     page = context.new_page()
-    page.goto(hooked_site + siteharness.BLANK_PAGE)  # any page of the origin
+    page.goto(hooked_site + site.BLANK_PAGE)  # any page of the origin
     assert page.evaluate(DAMAGE_INFLATED, url) == [url]
     boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
     assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "gzip", boot
@@ -203,7 +202,7 @@ def test_game_files_come_with_the_interpreter(page, hooked_site, dist_dir, reque
     """pyscript.json lists no `files`: js/pyodide-fast.mjs writes the page's game files into
     the working directory (from pygames-yams-<hash>.tar.gz) before PyScript gets the
     interpreter: the bytecode where there is some (no source), else the source."""
-    names = siteharness.runtime_names(dist_dir)
+    names = site.runtime_names(dist_dir)
     boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=files")
     assert "files written" in boot["stages"], boot
     assert boot["archive"] == names["pages"]["yams"]
@@ -227,11 +226,11 @@ import os, sys, pygames
 `).toJs()"""
 
 
-@pytest.mark.parametrize("family", PAGES)
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_a_page_loads_its_own_game_only(page, hooked_site, dist_dir, request_log, family):
     """A first visit of a game page downloads its own game files, once, and no other game's
     (nor the complete archive); it imports its own game module only, and the game plays."""
-    names = siteharness.runtime_names(dist_dir)
+    names = site.runtime_names(dist_dir)
     boot = _ready(page, hooked_site + hooked_page(family) + "?fresh=1&seed=own&pace=0")
     assert boot["mode"] == "plain" and boot["archive"] == names["pages"][family], boot
     fetched = request_log.page_matching(r"/pygames-[^/]*\.tar\.gz$")
@@ -246,9 +245,9 @@ def test_a_page_loads_its_own_game_only(page, hooked_site, dist_dir, request_log
 
 def test_damaged_snapshot_falls_back_to_an_ordinary_boot(context, dist_dir):
     """A cached snapshot that is not one (a damaged cache entry): ordinary boot, game works."""
-    names = siteharness.runtime_names(dist_dir)
-    server, url = siteharness.start_site({
-        f"{siteharness.PYODIDE_DIR}/{names['snapshot']}": b"\x1f\x8b" + bytes(5000),
+    names = site.runtime_names(dist_dir)
+    server, url = site.start_site({
+        f"{site.PYODIDE_DIR}/{names['snapshot']}": b"\x1f\x8b" + bytes(5000),
         PAGE: _hooked(dist_dir),
     })
     try:
@@ -263,11 +262,11 @@ def test_damaged_snapshot_falls_back_to_an_ordinary_boot(context, dist_dir):
         page.click("#roll")
         page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
     finally:
-        siteharness.stop_site(server)
+        site.stop_site(server)
 
 
 def test_game_files_carry_bytecode_for_startup_modules(dist_dir):
-    with tarfile.open(dist_dir / siteharness.runtime_names(dist_dir)["package"]) as tar:
+    with tarfile.open(dist_dir / site.runtime_names(dist_dir)["package"]) as tar:
         names = set(tar.getnames())
     for mod in ("__init__", "core", "yams/__init__", "yams/rules"):
         head, _, tail = f"pygames/{mod}".rpartition("/")

@@ -10,7 +10,8 @@ import urllib.request
 import tarfile
 
 import build
-import siteharness
+from harness import site
+from harness.pages import BOOT_TIMEOUT_MS
 
 # Every file a boot of the vendored Pyodide requests (checked below, so that a
 # new Pyodide release asking for more files is noticed), plus the build's standard library.
@@ -25,7 +26,7 @@ def _head(url: str) -> tuple[int, str]:
 
 
 def test_runtime_files_are_served_with_the_right_mime_types(site_url):
-    names = siteharness.runtime_names()
+    names = site.runtime_names()
     pyodide, pyscript = build.PYODIDE_DIR, build.PYSCRIPT_DIR
     expected = {
         f"{pyodide}/pyodide.mjs": "text/javascript",
@@ -47,7 +48,7 @@ def test_runtime_files_are_served_with_the_right_mime_types(site_url):
 def test_dist_holds_every_module_and_the_pinned_runtime(dist_dir):
     modules = [p.relative_to(build.ROOT).as_posix() for p in build.package_modules()]
     assert "pygames/__init__.py" in modules
-    package = siteharness.runtime_names(dist_dir)["package"]
+    package = site.runtime_names(dist_dir)["package"]
     assert re.fullmatch(r"pygames-[0-9a-f]{16}\.tar\.gz", package)
     with tarfile.open(dist_dir / package) as tar:
         names = tar.getnames()
@@ -86,7 +87,7 @@ for name in names:
 
 def test_bare_pyodide_boots_from_vendored_files_and_imports_pygames(page, site_url, request_log,
                                                                      screenshot):
-    out = siteharness.boot_pyodide(page, site_url, with_package=True, code=IMPORT_ALL)
+    out = site.boot_pyodide(page, site_url, with_package=True, code=IMPORT_ALL)
     version, names = out["result"]
     assert version.startswith("3.14.")
     assert out["version"] == "314.0.7"
@@ -97,7 +98,7 @@ def test_bare_pyodide_boots_from_vendored_files_and_imports_pygames(page, site_u
     assert names == expected
     request_log.assert_all_local()
     requested = {u.rsplit("/", 1)[1] for u in request_log.matching(f"/{build.PYODIDE_DIR}/")}
-    assert requested == PYODIDE_BOOT_FILES | {siteharness.runtime_names()["stdlib"]}
+    assert requested == PYODIDE_BOOT_FILES | {site.runtime_names()["stdlib"]}
     screenshot(page, "smoke_bare_pyodide")
 
 
@@ -105,13 +106,13 @@ def test_pyscript_page_boots_with_vendored_interpreter_and_package_zip(page, sit
                                                                       request_log, screenshot):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(site_url + siteharness.PYSCRIPT_PAGE)
-    page.wait_for_function("document.body.dataset.status", timeout=120_000)
+    page.goto(site_url + site.PYSCRIPT_PAGE)
+    page.wait_for_function("document.body.dataset.status", timeout=BOOT_TIMEOUT_MS)
     status = page.evaluate("document.body.dataset.status")
     assert status.startswith("ok 3.14."), status
     assert status.endswith("/home/pyodide/pygames")
     assert not errors
     request_log.assert_all_local()
     assert request_log.matching(f"/{build.PYODIDE_DIR}/" + r"pyodide\.asm\.wasm$")
-    assert request_log.matching("/" + siteharness.runtime_names()["package"] + "$")
+    assert request_log.matching("/" + site.runtime_names()["package"] + "$")
     screenshot(page, "smoke_pyscript")

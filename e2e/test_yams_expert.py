@@ -10,16 +10,10 @@ from pygames import find_game
 from pygames.yams.advisor import advise
 from pygames.yams.bots import ExpertBot as ExpertYamsBot
 from pygames.yams.tables import load_tables, rules_name
-from yams_helpers import (
-    ROOT,
-    check_sheet_totals,
-    expected_ranking,
-    open_yams,
-    read_ranking,
-    replay_saved,
-    screen,
-    start_game,
-)
+
+from harness.pages import GamePage
+from harness.site import WEB
+from harness.yams import check_sheet_totals, expected_ranking, read_ranking
 
 TABLES = {}
 
@@ -28,7 +22,7 @@ def tables_for(game_id: str, options=None):
     game = find_game(game_id)
     name = rules_name(game.rules(game.resolve_options(options)))
     if name not in TABLES:
-        TABLES[name] = load_tables((ROOT / "web" / "tables" / "yams" / f"{name}.bin").read_bytes())
+        TABLES[name] = load_tables((WEB / "tables" / "yams" / f"{name}.bin").read_bytes())
     return TABLES[name]
 
 
@@ -37,11 +31,11 @@ def points(value: float) -> str:
 
 
 def test_expert_seat_plays_a_whole_game_as_the_solver_says(page, site_url, request_log):
-    open_yams(page, site_url, seed="e2e-expert", pace=0, fresh=True)
-    start_game(page, "yahtzee", [("Experte", "expert")])
-    page.wait_for_function("!document.getElementById('end').hidden", timeout=120_000)
-    assert screen(page) == "end"
-    match = replay_saved(page)
+    game = GamePage(page, site_url).open(seed="e2e-expert", fresh=True)
+    game.start_game([("Experte", "expert")], ruleset="yahtzee", or_end=True)
+    game.wait_end()
+    assert game.screen() == "end"
+    match = game.replay()
     assert match.state.is_terminal()
     # Every choice the page's expert made is the one the solver's policy makes.
     bot, state = ExpertYamsBot(tables_for("yahtzee")), find_game("yahtzee").new_state(
@@ -59,13 +53,13 @@ def test_expert_seat_plays_a_whole_game_as_the_solver_says(page, site_url, reque
 
 
 def test_advisor_shows_the_best_choices_and_can_apply_one(page, site_url, request_log, screenshot):
-    open_yams(page, site_url, seed="e2e-advice", pace=0, fresh=True)
-    start_game(page, "yams", [("Alice", "human")])
-    page.click("#roll")
+    game = GamePage(page, site_url).open(seed="e2e-advice", fresh=True)
+    game.start_game([("Alice", "human")], ruleset="yams", or_end=True)
+    game.dice.roll()
     page.click("#advise")
     page.wait_for_selector("#advice .advice-list li")
     screenshot(page, "advisor_desktop")
-    match = replay_saved(page)
+    match = game.replay()
     expected = [(c.action, c.value) for c in advise(match.state, tables_for("yams")).choices]
     shown = page.eval_on_selector_all(
         "#advice .advice-list li", "items => items.map(li => [li.querySelector('button').dataset.advice, li.querySelector('.advice-value').textContent])"
@@ -78,14 +72,12 @@ def test_advisor_shows_the_best_choices_and_can_apply_one(page, site_url, reques
     best = expected[0][0]
     page.click("#advice .advice-list li:first-child button")
     if best.notation().startswith("keep"):
-        held = page.eval_on_selector_all(
-            "#dice [data-die][aria-pressed=true]", "ds => ds.map(d => +d.dataset.face)"
-        )
+        held = [d["face"] for d in game.dice.read() if d["held"]]
         assert sorted(held) == list(best.keep)
         assert page.is_hidden("#advice") is False
-        page.click("#roll")
+        game.dice.roll()
         assert page.is_hidden("#advice")
-    assert replay_saved(page).history[-1] != match.history[-1]
+    assert game.replay().history[-1] != match.history[-1]
 
 
 #: Every list of dice in the analysis tables ("garder 1 3 4", "dés 2 2 5 6 6"): how many, and
@@ -111,9 +103,9 @@ DICE_LISTS_BROKEN = r"""() => {
 
 
 def test_analysis_after_a_game_lists_each_player(page, site_url, request_log):
-    open_yams(page, site_url, seed="e2e-analysis", pace=0, fresh=True)
-    start_game(page, "yams-boite", [("Facile", "simple"), ("Experte", "expert")])
-    page.wait_for_function("!document.getElementById('end').hidden", timeout=180_000)
+    game = GamePage(page, site_url).open(seed="e2e-analysis", fresh=True)
+    game.start_game([("Facile", "simple"), ("Experte", "expert")], ruleset="yams-boite", or_end=True)
+    game.wait_end()
     page.click("#analyse")
     page.wait_for_selector("#analysis .review h3 >> nth=1")
     titles = page.eval_on_selector_all("#analysis .review h3", "hs => hs.map(h => h.textContent)")
@@ -135,7 +127,7 @@ def test_analysis_after_a_game_lists_each_player(page, site_url, request_log):
 
 @pytest.mark.parametrize("seat", ["simple", "expert"])
 def test_seat_choice_is_offered(page, site_url, request_log, seat):
-    open_yams(page, site_url, pace=0, fresh=True)
+    GamePage(page, site_url).open(fresh=True)
     values = page.eval_on_selector_all(
         "#player-rows li:first-child select option", "os => os.map(o => o.value)"
     )

@@ -8,29 +8,18 @@ import pytest
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
-from yams_helpers import (
-    DESKTOP,
-    MOBILE,
-    YamsDriver,
-    check_sheet_totals,
-    expected_ranking,
-    open_yams,
-    read_ranking,
-    read_view,
-    replay_saved,
-    screen,
-    simulate,
-    start_game,
-)
+from harness.pages import DESKTOP, MOBILE, GamePage
+from harness.yams import YamsDriver, check_sheet_totals, expected_ranking, read_ranking, read_view, simulate
 
 # Seeds where the test strategy earns the upper bonus and at least one Yam prime
-# (found offline with yams_helpers.simulate).
+# (found offline with harness.yams.simulate).
 YAMS_SEED = "e2e-17"
 YAHTZEE_SEED = "e2e-159"
 
 
-def _check_end(page, match, title_prefix=None):
-    assert screen(page) == "end"
+def _check_end(game, match, title_prefix=None):
+    page = game.page
+    assert game.screen() == "end"
     assert match.state.is_terminal()
     totals = check_sheet_totals(page, match)
     assert read_ranking(page) == expected_ranking(match)
@@ -39,51 +28,56 @@ def _check_end(page, match, title_prefix=None):
     return totals
 
 
+def _check_solo_end(game, ruleset, seed):
+    """A solo game's end, and the same game offline: the page's dice follow the seed, so the
+    same decisions give the same game.  Returns the final sheet."""
+    match = game.replay()
+    _check_end(game, match, "Partie terminée : ")
+    offline = simulate(ruleset, seed)
+    assert [a.notation() for a in match.history] == [a.notation() for a in offline.history]
+    return match.state.sheet(0)
+
+
 def test_solo_yams_by_mouse(page, site_url, request_log, screenshot):
     page.set_viewport_size(DESKTOP)
-    open_yams(page, site_url, seed=YAMS_SEED, pace=0)
-    assert screen(page) == "setup"
+    game = GamePage(page, site_url).open(seed=YAMS_SEED)
+    assert game.screen() == "setup"
     screenshot(page, "yams_desktop_setup")
-    start_game(page, "yams", [("Souris", "human")])
+    game.start_game([("Souris", "human")], ruleset="yams", or_end=True)
     view = read_view(page)
     assert view.head == ["Souris"] and "Tour 1/15" in view.turn_info
 
     shots = []
-    driver = YamsDriver(page, by="mouse",
+    driver = YamsDriver(game, by="mouse",
                         on_held=lambda p: shots.append(screenshot(p, "yams_desktop_midgame_held")))
     turns = driver.play_to_end()
     assert turns == 15 and len(driver.scored) == 15
     assert shots, "dice were never held"
     screenshot(page, "yams_desktop_end")
 
-    match = replay_saved(page)
-    _check_end(page, match, "Partie terminée : ")
-    # The page's dice follow the seed: the same decisions offline give the same game.
-    offline = simulate("yams", YAMS_SEED)
-    assert [a.notation() for a in match.history] == [a.notation() for a in offline.history]
-    sheet = match.state.sheet(0)
+    sheet = _check_solo_end(game, "yams", YAMS_SEED)
     assert sheet.bonus == 35 and sheet.primes >= 100, "the seed was chosen for a bonus and a prime"
     assert sorted(b for _, b, _ in driver.scored) == sorted(sheet.boxes)
 
 
 def test_solo_yahtzee_by_keyboard_only(page, site_url, request_log, screenshot):
     page.set_viewport_size(MOBILE)
-    open_yams(page, site_url, seed=YAHTZEE_SEED, pace=0)
-    assert screen(page) == "setup"
+    game = GamePage(page, site_url).open(seed=YAHTZEE_SEED)
+    assert game.screen() == "setup"
     keys = page.keyboard
-    driver = YamsDriver(page, by="keyboard")
+    driver = YamsDriver(game, by="keyboard")
     # Setup: radio group by arrows, the name typed, start with Enter.
-    driver.focus_by_tab("input[name=ruleset]:checked")
+    game.focus_by_tab("input[name=ruleset]:checked")
     assert page.evaluate("document.activeElement.value") == "yams"
     keys.press("ArrowDown")
     keys.press("ArrowDown")
     assert page.evaluate("document.querySelector('input[name=ruleset]:checked').value") == "yahtzee"
     page.wait_for_selector('#option-choices [data-option="plain"]', state="attached")
-    driver.focus_by_tab('#player-rows input[type="text"]')
+    game.focus_by_tab('#player-rows input[type="text"]')
     keys.press("Control+a")
     keys.type("Clavier")
     screenshot(page, "yahtzee_mobile_setup")
-    driver.focus_by_tab("#start")
+    game.focus_by_tab("#start")
     keys.press("Enter")
     page.wait_for_function("!document.getElementById('table').hidden")
     view = read_view(page)
@@ -96,25 +90,21 @@ def test_solo_yahtzee_by_keyboard_only(page, site_url, request_log, screenshot):
     assert shots
     screenshot(page, "yahtzee_mobile_end")
 
-    match = replay_saved(page)
-    _check_end(page, match, "Partie terminée : ")
-    offline = simulate("yahtzee", YAHTZEE_SEED)
-    assert [a.notation() for a in match.history] == [a.notation() for a in offline.history]
-    sheet = match.state.sheet(0)
+    sheet = _check_solo_end(game, "yahtzee", YAHTZEE_SEED)
     assert sheet.primes >= 100, "the seed was chosen for Yahtzee primes (forced joker)"
 
 
 @pytest.mark.parametrize("viewport", [MOBILE], ids=["mobile"])
 def test_human_against_computer_yams_boite(page, site_url, request_log, screenshot, viewport):
     page.set_viewport_size(viewport)
-    open_yams(page, site_url, seed="e2e-duel", pace=5)
-    start_game(page, "yams-boite", [("Alice", "human"), ("Robot", "simple")])
+    game = GamePage(page, site_url).open(seed="e2e-duel", pace=5)
+    game.start_game([("Alice", "human"), ("Robot", "simple")], ruleset="yams-boite", or_end=True)
     view = read_view(page)
     assert view.head == ["Alice", "Robot"]
     assert page.text_content("#sheet-head th:nth-child(3)").strip() == "Robot (ordi)"
 
     shots = []
-    driver = YamsDriver(page, by="mouse",
+    driver = YamsDriver(game, by="mouse",
                         on_held=lambda p: shots.append(screenshot(p, "duel_mobile_midgame_held")))
     seen_robot_turn = False
     while driver.wait_human_turn_or_end() == "table":
@@ -122,7 +112,7 @@ def test_human_against_computer_yams_boite(page, site_url, request_log, screensh
         assert view.current == 0 and "Alice" in view.turn_info
         if driver.scored:
             # the computer played its whole turn by itself in between
-            match = replay_saved(page)
+            match = game.replay()
             filled = [sum(v is not None for v in match.state.sheets[p]) for p in (0, 1)]
             assert filled == [len(driver.scored)] * 2
             seen_robot_turn = True
@@ -130,9 +120,9 @@ def test_human_against_computer_yams_boite(page, site_url, request_log, screensh
     assert seen_robot_turn and len(driver.scored) == 13
     screenshot(page, "duel_mobile_end")
 
-    match = replay_saved(page)
+    match = game.replay()
     assert [p.seat for p in match.players] == ["human", "simple"]
-    totals = _check_end(page, match)
+    totals = _check_end(game, match)
     ranking = read_ranking(page)
     assert sorted(name for _, name, _ in ranking) == ["Alice", "Robot"]
     best = max(totals)
@@ -149,8 +139,8 @@ def test_human_against_computer_yams_boite(page, site_url, request_log, screensh
 
 def test_mobile_sheet_headers_stay_visible_when_scrolled(page, site_url, request_log, screenshot):
     page.set_viewport_size(MOBILE)
-    open_yams(page, site_url, seed="e2e-scroll", pace=0)
-    start_game(page, "yams", [("Alice", "human"), ("Robot", "simple")])
+    game = GamePage(page, site_url).open(seed="e2e-scroll")
+    game.start_game([("Alice", "human"), ("Robot", "simple")], ruleset="yams", or_end=True)
     page.click("#roll")
     page.mouse.wheel(0, 400)
     page.wait_for_function("window.scrollY > 200")

@@ -10,29 +10,9 @@ import pytest
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
-import siteharness
-
-from yams_helpers import (
-    DESKTOP,
-    STORE_KEY,
-    XSS_NAME,
-    YamsDriver,
-    check_sheet_totals,
-    expected_ranking,
-    open_yams,
-    read_ranking,
-    read_sheet,
-    read_view,
-    reload_yams,
-    replay_saved,
-    saved_blob,
-    screen,
-    start_game,
-)
-
-
-def _set_save(page, text: str) -> None:
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [STORE_KEY, text])
+from harness import site
+from harness.pages import DESKTOP, GamePage
+from harness.yams import XSS_NAME, YamsDriver, check_sheet_totals, expected_ranking, read_ranking, read_sheet, read_view
 
 
 def _snapshot(page, match):
@@ -50,24 +30,24 @@ def _snapshot(page, match):
 
 def test_reload_mid_game_resumes(page, site_url, request_log):
     seed = "e2e-reload"
-    open_yams(page, site_url, seed=seed, pace=0)  # no fresh=1: a reload must resume
-    start_game(page, "yams", [("Reprise", "human")])
-    driver = YamsDriver(page, by="mouse")
+    game = GamePage(page, site_url).open(seed=seed)  # no fresh=1: a reload must resume
+    game.start_game([("Reprise", "human")], ruleset="yams", or_end=True)
+    driver = YamsDriver(game, by="mouse")
     for _ in range(3):
         driver.play_turn()
     # Mid-turn: one roll made, two dice held.
-    page.click("#roll")
-    driver.wait_rolls(1)
-    page.click('#dice [data-die="0"]')
-    page.click('#dice [data-die="3"]')
+    game.dice.roll()
+    game.dice.wait_throws(1)
+    game.dice.toggle(0)
+    game.dice.toggle(3)
     assert read_view(page).held == {0, 3}
-    match = replay_saved(page)
+    match = game.replay()
     before = _snapshot(page, match)
-    record_before = saved_blob(page)["record"]
+    record_before = game.record()
     assert "Tour 4/15" in before["turn_info"] and "lancer 1/3" in before["turn_info"]
 
-    reload_yams(page)
-    assert screen(page) == "table"
+    game.reload()
+    assert game.screen() == "table"
     after_reload = _snapshot(page, match)
     assert after_reload["sheet"] == before["sheet"]
     assert after_reload["turn_info"] == before["turn_info"]
@@ -75,19 +55,19 @@ def test_reload_mid_game_resumes(page, site_url, request_log):
     # The held dice are part of the table too (the page saves "held" for that).
     assert read_view(page).held == {0, 3}, "held dice were lost by the reload"
     assert after_reload == before
-    assert saved_blob(page)["record"] == record_before
-    assert page.text_content("#live") == "Partie reprise."
+    assert game.record() == record_before
+    assert game.live() == "Partie reprise."
 
     # Play goes on: the held dice stay, the others are rolled with the seeded dice.
-    page.click("#roll")
-    driver.wait_rolls(2)
+    game.dice.roll()
+    game.dice.wait_throws(2)
     after = read_view(page)
     assert [after.faces[p] for p in (0, 3)] == [before["dice"][p]["face"] for p in (0, 3)]
-    expected = replay_saved(page).state.dice
+    expected = game.replay().state.dice
     assert after.faces == expected
     driver.play_turn()  # finishes the resumed turn
     driver.play_turn()
-    match = replay_saved(page)
+    match = game.replay()
     assert sum(v is not None for v in match.state.sheets[0]) == 5
     assert "Tour 6/15" in read_view(page).turn_info
 
@@ -109,53 +89,42 @@ BAD_SAVES = [
 
 
 def test_corrupt_save_shows_a_notice_and_a_new_game_starts(page, site_url, request_log):
-    open_yams(page, site_url, seed="e2e-corrupt", pace=0)
-    start_game(page, "yams", [("Zoé", "human")])
-    YamsDriver(page, by="mouse").play_turn()
-    good = saved_blob(page)
+    game = GamePage(page, site_url).open(seed="e2e-corrupt")
+    game.start_game([("Zoé", "human")], ruleset="yams", or_end=True)
+    YamsDriver(game, by="mouse").play_turn()
+    good = game.stored()
 
     # A record with an illegal action: "score ones" at the start of a turn, before rolling.
     bad = json.loads(json.dumps(good))
     bad["record"]["actions"].append("score ones")
     cases = BAD_SAVES + [(json.dumps(bad), f"Coup n° {len(bad['record']['actions'])}")]
     for text, expected in cases:
-        _set_save(page, text)
-        reload_yams(page)
-        assert screen(page) == "setup", text
+        game.store("match", text)
+        game.reload()
+        assert game.screen() == "setup", text
         notice = page.locator("#setup-notice")
         assert notice.is_visible(), text
         message = notice.text_content()
         assert "n'a pas pu être reprise" in message and expected in message, (text, message)
-        if text != GARBAGE:  # the garbage notice has its own test below
-            assert not re.search(PYTHON_TEXT, message), message
-        assert page.evaluate("k => localStorage.getItem(k)", STORE_KEY) is None
+        assert not re.search(PYTHON_TEXT, message), message  # readable French, not Python's
+        assert game.get_item("match") is None
         assert page.locator("#start").is_enabled()
 
     # And a new game starts from that screen.
-    start_game(page, "yams-boite", [("Zoé", "human")])
-    assert screen(page) == "table"
+    game.start_game([("Zoé", "human")], ruleset="yams-boite", or_end=True)
+    assert game.screen() == "table"
     assert not page.locator("#setup-notice").is_visible()
-    page.click("#roll")
-    YamsDriver(page).wait_rolls(1)
-    assert replay_saved(page).game.id == "yams-boite"
+    game.dice.roll()
+    game.dice.wait_throws(1)
+    assert game.replay().game.id == "yams-boite"
 
     # A valid record with a nonsense "held" list is still resumed (without holds).
-    blob = saved_blob(page)
+    blob = game.stored()
     blob["held"] = [9, -1, "x", None]
-    _set_save(page, json.dumps(blob))
-    reload_yams(page)
-    assert screen(page) == "table"
+    game.store("match", json.dumps(blob))
+    game.reload()
+    assert game.screen() == "table"
     assert read_view(page).held == set()
-
-
-def test_garbage_save_notice_is_readable_french(page, site_url, request_log):
-    open_yams(page, site_url, pace=0)
-    _set_save(page, GARBAGE)
-    reload_yams(page)
-    assert screen(page) == "setup"
-    message = page.text_content("#setup-notice")
-    assert "n'a pas pu être reprise" in message
-    assert not re.search(PYTHON_TEXT, message), message
 
 
 def test_hostile_player_name_is_shown_as_text(page, site_url, request_log):
@@ -181,20 +150,20 @@ def test_hostile_player_name_is_shown_as_text(page, site_url, request_log):
         }).observe(document, {childList: true, subtree: true});
     """)
     bot_name = "<script>alert(2)</script>"
-    open_yams(page, site_url, seed="e2e-xss", pace=0)
-    start_game(page, "yahtzee", [(XSS_NAME, "human"), (bot_name, "simple")])
+    game = GamePage(page, site_url).open(seed="e2e-xss")
+    game.start_game([(XSS_NAME, "human"), (bot_name, "simple")], ruleset="yahtzee", or_end=True)
     view = read_view(page)
     assert view.head == [XSS_NAME, bot_name]
     assert page.text_content("#turn-info .who") == XSS_NAME
     assert page.get_attribute("#sheet-head th:nth-child(2)", "title") == XSS_NAME
 
-    driver = YamsDriver(page, by="mouse")
+    driver = YamsDriver(game, by="mouse")
     while driver.wait_human_turn_or_end() == "table":
         driver.play_turn()
         if len(driver.scored) == 1:
-            assert XSS_NAME in page.text_content("#live") or bot_name in page.text_content("#live")
+            assert XSS_NAME in game.live() or bot_name in game.live()
     assert len(driver.scored) == 13
-    match = replay_saved(page)
+    match = game.replay()
     assert [p.name for p in match.players] == [XSS_NAME, bot_name]
     check_sheet_totals(page, match)
     ranking = read_ranking(page)
@@ -236,8 +205,9 @@ def _close_rules(page):
 
 def test_rules_dialog_shows_the_chosen_ruleset_only(page, site_url, request_log):
     page.set_viewport_size(DESKTOP)
-    open_yams(page, site_url, seed="e2e-rules", pace=0)
-    start_game(page, "yams-boite", [("Règle", "human")], options={"bonus_above_63": True})
+    game = GamePage(page, site_url).open(seed="e2e-rules")
+    game.start_game([("Règle", "human")], ruleset="yams-boite", options={"bonus_above_63": True},
+                    or_end=True)
     _open_rules(page)
     assert _visible_rules(page) == ["yams-boite", "bonus_above_63=true", "forced_scoring=true"]
     # The sections common to every ruleset are there too.
@@ -248,26 +218,23 @@ def test_rules_dialog_shows_the_chosen_ruleset_only(page, site_url, request_log)
     assert read_view(page).rolls == 0
     _close_rules(page)
 
-    page.once("dialog", lambda d: d.accept())  # "Abandonner la partie en cours ?"
-    page.click("#quit")
-    page.wait_for_function("!document.getElementById('setup').hidden")
-    start_game(page, "yahtzee", [("Règle", "human")], options={"plain": True})
+    game.quit_to_setup()  # "Abandonner la partie en cours ?", accepted
+    game.start_game([("Règle", "human")], ruleset="yahtzee", options={"plain": True}, or_end=True)
     _open_rules(page)
     assert _visible_rules(page) == ["yahtzee", "plain=true"]
     _close_rules(page)
 
-    page.once("dialog", lambda d: d.accept())
-    page.click("#quit")
-    page.wait_for_function("!document.getElementById('setup').hidden")
-    start_game(page, "yams", [("Règle", "human")], options={"four_kind_is_two_pairs": False})
+    game.quit_to_setup()
+    game.start_game([("Règle", "human")], ruleset="yams", options={"four_kind_is_two_pairs": False},
+                    or_end=True)
     _open_rules(page)
     assert _visible_rules(page) == ["yams"]
     _close_rules(page)
 
 
 def test_rules_dialog_on_setup_screen_follows_the_selected_ruleset(page, site_url, request_log):
-    open_yams(page, site_url, pace=0, fresh=True)
-    page.check('input[name=ruleset][value="yahtzee"]')
+    game = GamePage(page, site_url).open(fresh=True)
+    game.fill_setup(ruleset="yahtzee")
     _open_rules(page)
     assert _visible_rules(page) == ["yahtzee", "plain=false"]
 
@@ -281,7 +248,7 @@ def test_broken_runtime_says_so_quickly(page, request_log, name, body):
     French, within seconds -- not a blank page, nor the 90 s timeout."""
     import time
 
-    server, url = siteharness.start_site({f"{siteharness.PYODIDE_DIR}/{name}": body})
+    server, url = site.start_site({f"{site.PYODIDE_DIR}/{name}": body})
     try:
         start = time.monotonic()
         page.goto(url + "yams.html?fresh=1&nosw")
@@ -291,4 +258,4 @@ def test_broken_runtime_says_so_quickly(page, request_log, name, body):
         assert "n'a pas pu démarrer" in text, text
         assert page.locator("#loading").is_hidden()
     finally:
-        siteharness.stop_site(server)
+        site.stop_site(server)

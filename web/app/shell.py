@@ -496,7 +496,7 @@ class Shell:
 
     @staticmethod
     def _record_decision(ms):
-        """For e2e/bench_pages.py: the decision's time, if the page was asked to keep them."""
+        """For e2e/bench/bench_pages.py: the decision's time, if the page was asked to keep them."""
         times = getattr(window.pygames, "botTimes", None)
         if times is not None and hasattr(times, "push"):
             times.push(ms)

@@ -275,7 +275,7 @@
   try { saved = localStorage.getItem(early.keys.match); } catch { /* none */ }
   const startsAtOnce = (embed && params.has("players")) || early.replay;  // no setup first
   if (body.dataset.early !== "view" && (saved === null || params.has("fresh")) && !startsAtOnce) {
-    document.getElementById("setup-title")?.setAttribute("elementtiming", "pygames-setup");  // e2e/bench_early.py
+    document.getElementById("setup-title")?.setAttribute("elementtiming", "pygames-setup");  // e2e/bench/bench_early.py
     setup.hidden = false;
     const loading = document.getElementById("loading");
     if (loading) loading.hidden = true;

@@ -197,7 +197,7 @@
     sign.className = "waking";
     sign.setAttribute("role", "status");
     sign.textContent = "Réveil du jeu…";
-    sign.setAttribute("elementtiming", "pygames-view");  // measured by e2e/bench_early.py
+    sign.setAttribute("elementtiming", "pygames-view");  // measured by e2e/bench/bench_early.py
     table.before(sign);
     for (const s of sections) {
       s.hidden = false;

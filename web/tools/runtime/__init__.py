@@ -6,7 +6,7 @@ Called by web/tools/build.py after the npm files are copied into ``dist/``::
     report = build_runtime(out / PYODIDE_DIR, package_zip=out / "pygames.zip")
     report["manifest"]  # {"stdlib": "python_stdlib-<hash>.zip", "package": ..., "snapshot": ...}
 
-Why (measured, see e2e/bench_startup.py): the npm ``pyodide`` package ships the
+Why (measured, see e2e/bench/bench_startup.py): the npm ``pyodide`` package ships the
 standard library as ``.py`` source only, and most of a boot went to compiling
 the ~150 modules Pyodide, PyScript and pygames import.  ``precompile.mjs`` runs
 Pyodide's own CPython (3.14, in Node) to

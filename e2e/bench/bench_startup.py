@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: Python start-up of the site against a stock Pyodide boot.
 
-    python e2e/bench_startup.py [--rounds 5] [--json out.json] [--early-rounds 1]
+    python e2e/bench/bench_startup.py [--rounds 5] [--json out.json] [--early-rounds 1]
 
 One headless Chromium, the built site served by web/serve.py on 127.0.0.1
 under /pygames/, scenarios interleaved round after round so that the load of
@@ -13,8 +13,8 @@ ms from the navigation start of the page:
   ``loadPyodide()`` + ``1+1`` on a blank page; warm = the shared context's HTTP
   cache, cold = a new context.  The baseline of every ratio.
 * ``<page>_cold``: a game page (yams.html, 421.html, … every page of the registry)
-  in a new context (first visit, empty cache) until ``body[data-ready]``
-  (``window.pygames.readyAt``).
+  in a new context (first visit, empty cache) until the shell's ready signal
+  (the time the page records, ``GLOBALS["ready_at"]`` in e2e/harness/pages.py).
 * ``<page>_warm``: the same page in the shared, warmed context.
 * ``<page>_offline``: in a context whose service worker (sw.js, if the build has
   one) has precached the site, with the network cut (``context.set_offline``).
@@ -30,7 +30,7 @@ interactive (raw, and gzip-compressed as a compressing host sends them), and wha
 the service worker adds in the background afterwards; and the stages of one warm
 boot of each kind (where the time goes).  ``--pages yams,421`` limits the pages.
 
-Last, e2e/bench_early.py (``--early-rounds``, 1 by default): for every game page at 1x
+Last, e2e/bench/bench_early.py (``--early-rounds``, 1 by default): for every game page at 1x
 and 4x CPU (CDP throttling, 360x740), a first visit, a later one (the setup) and one with
 a saved game: when real content is painted (the setup or the saved game drawn before
 Python) and when the page is ready.
@@ -47,18 +47,18 @@ import time
 import zipfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
-import siteharness  # noqa: E402
-from siteharness import build  # noqa: E402
+import build  # noqa: E402
+from harness import site  # noqa: E402
+from harness.pages import READY_JS, js_global  # noqa: E402
 from bench_boot import _load  # noqa: E402
 
-ROOT = siteharness.ROOT
+ROOT = site.ROOT
 STOCK_DIR = "__stock__/pyodide"
 STOCK_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                "pyodide-lock.json")
 EMBED_HOST = "__bench_embed_host__.html"
-READY = "() => document.body.dataset.ready === '1'"
 YAMS = "yams.html?fresh=1&seed=bench"
 
 
@@ -86,7 +86,7 @@ def stock_yams_files(dist: Path) -> dict[str, bytes]:
     config = json.loads((dist / "pyscript.json").read_text())
     config["interpreter"] = f"./{STOCK_DIR}/pyodide.mjs"
     # (The site's interpreter writes the game's files itself; PyScript's `files` do it here.)
-    config["files"] = {f"./{siteharness.runtime_names(dist)['package']}": "./*"}
+    config["files"] = {f"./{site.runtime_names(dist)['package']}": "./*"}
     html = (dist / "yams.html").read_text(encoding="utf-8")
     assert 'config="pyscript.json"' in html
     html = html.replace('config="pyscript.json"', f'config="{STOCK_CONFIG}"')
@@ -117,9 +117,9 @@ STAGES_JS = """() => {
 
 
 def stock_boot(page, site_url: str) -> dict:
-    page.goto(site_url + siteharness.BLANK_PAGE)
+    page.goto(site_url + site.BLANK_PAGE)
     page.set_default_timeout(120_000)
-    out = page.evaluate(siteharness.BOOT_JS, [site_url + STOCK_DIR + "/pyodide.mjs", None, None])
+    out = page.evaluate(site.BOOT_JS, [site_url + STOCK_DIR + "/pyodide.mjs", None, None])
     assert out["two"] == 2, out
     return {"ms": out["nav_ready_ms"], "loadPyodide": out["load_ms"] - out["import_ms"]}
 
@@ -138,10 +138,10 @@ STAGES = (("runtime fetched", None), ("interpreter up", "Loaded interpreter"),
 def yams_page(page, site_url: str, path: str = YAMS) -> dict:
     page.set_default_timeout(120_000)
     page.goto(site_url + path)
-    page.wait_for_function(READY, timeout=120_000)
-    ms = page.evaluate("window.pygames?.readyAt ?? performance.now()")
+    page.wait_for_function(READY_JS, timeout=120_000)
+    ms = page.evaluate(f"{js_global('ready_at')} ?? performance.now()")
     st = page.evaluate("window.__benchStages || {}")
-    boot = page.evaluate("window.pygames?.boot || {stages: {}}")
+    boot = page.evaluate(f"{js_global('boot')} || {{stages: {{}}}}")
     out = {"ms": ms, "snapshot": 1 if boot.get("mode") == "snapshot" else 0,
            "fcp": page.evaluate("(performance.getEntriesByName('first-contentful-paint')[0]"
                                 " || {}).startTime || 0")}
@@ -158,14 +158,8 @@ def yams_page(page, site_url: str, path: str = YAMS) -> dict:
 
 
 def in_new_context(browser, fn, site_url):
-    context = browser.new_context()
-    context.add_init_script(STAGE_INIT)
-    log = siteharness.RequestLog().attach(context)
-    try:
+    with site.local_context(browser, STAGE_INIT) as context:
         return fn(context.new_page(), site_url)
-    finally:
-        context.close()
-        log.assert_all_local()
 
 
 def embed_two(page, site_url: str) -> dict:
@@ -179,9 +173,8 @@ def embed_two(page, site_url: str) -> dict:
         frames = [f for f in page.frames if f != page.main_frame]
         if len(frames) == 2:
             try:
-                readies = [f.evaluate("location.href.includes('embed-yams') && document.body"
-                                      " && document.body.dataset.ready === '1'"
-                                      " ? performance.timeOrigin + window.pygames.readyAt : null")
+                readies = [f.evaluate(f"location.href.includes('embed-yams') && ({READY_JS})()"
+                                      f" ? performance.timeOrigin + {js_global('ready_at')} : null")
                            for f in frames]
             except Exception:  # a frame navigating
                 readies = []
@@ -200,11 +193,11 @@ class OfflineRunner:
     def __init__(self, browser, site_url: str):
         self.context = browser.new_context()
         self.context.add_init_script(STAGE_INIT)
-        self.log = siteharness.RequestLog().attach(self.context)
+        self.log = site.RequestLog().attach(self.context)
         self.path = YAMS
         page = self.context.new_page()
         page.goto(site_url + YAMS)
-        page.wait_for_function(READY, timeout=120_000)
+        page.wait_for_function(READY_JS, timeout=120_000)
         # register-sw.js registers once the game is ready; wait for the precache.
         ok = page.evaluate("""() => Promise.race([
             navigator.serviceWorker.ready.then(async (reg) => {
@@ -247,12 +240,12 @@ def first_visit_bytes(pw, server, site_url: str, dist: Path, path: str = YAMS) -
     import tempfile
     profile = tempfile.TemporaryDirectory(prefix="pygames-bench-profile-")
     context = pw.chromium.launch_persistent_context(
-        profile.name, **siteharness.chromium_launch_kwargs())
+        profile.name, **site.chromium_launch_kwargs())
     page = context.new_page()
     start = len(server.sent)
     t0 = time.monotonic()
     page.goto(site_url + path)
-    page.wait_for_function(READY, timeout=120_000)
+    page.wait_for_function(READY_JS, timeout=120_000)
     t_ready = time.monotonic()
     page.wait_for_timeout(8000)
     context.close()
@@ -281,15 +274,15 @@ def first_visit_bytes(pw, server, site_url: str, dist: Path, path: str = YAMS) -
 def run(rounds: int, only: list[str] | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
-    dist = siteharness.ensure_built()
+    dist = site.ensure_built()
     pages = [f for f in game_pages(dist) if not only or f in only]
     extra = {**stock_files(), EMBED_HOST: embed_host_page(), **stock_yams_files(dist)}
     has_sw = (dist / "sw.js").is_file() and (dist / "js" / "register-sw.js").is_file()
     has_embed = (dist / "embed.js").is_file() and (dist / "embed-yams.html").is_file()
-    with zipfile.ZipFile(dist / build.PYODIDE_DIR / siteharness.runtime_names()["stdlib"]) as zf:
+    with zipfile.ZipFile(dist / build.PYODIDE_DIR / site.runtime_names()["stdlib"]) as zf:
         pyc = sum(n.endswith(".pyc") for n in zf.namelist())
     mode = f"precompiled ({pyc} .pyc)" if pyc else "stock (no .pyc: the precompile step was skipped)"
-    server, site_url = siteharness.start_site(extra)
+    server, site_url = site.start_site(extra)
     res: dict = {"rounds": rounds, "runs": {}, "pending": {}, "runtime": mode, "pages": pages}
     if not has_sw:
         res["pending"]["yams_offline"] = "no sw.js / js/register-sw.js in the build yet"
@@ -297,10 +290,10 @@ def run(rounds: int, only: list[str] | None = None) -> dict:
         res["pending"]["embed_two"] = "no embed.js / embed-yams.html in the build yet"
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(**siteharness.chromium_launch_kwargs())
+            browser = pw.chromium.launch(**site.chromium_launch_kwargs())
             warm = browser.new_context()
             warm.add_init_script(STAGE_INIT)
-            warm_log = siteharness.RequestLog().attach(warm)
+            warm_log = site.RequestLog().attach(warm)
             offline = None
             if has_sw:
                 print("  setting up the offline context (service worker precache)...", flush=True)
@@ -351,7 +344,7 @@ def run(rounds: int, only: list[str] | None = None) -> dict:
             warm_log.assert_all_local()
             browser.close()
     finally:
-        siteharness.stop_site(server)
+        site.stop_site(server)
     return res
 
 
@@ -413,7 +406,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--pages", help="comma-separated game pages (default: every one)")
     parser.add_argument("--early-rounds", type=int, default=1,
-                        help="rounds of e2e/bench_early.py after this one (0: none): when real "
+                        help="rounds of e2e/bench/bench_early.py after this one (0: none): when real "
                              "content shows and the page is ready, at 1x and 4x CPU")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()

@@ -1,8 +1,11 @@
-"""Shared helpers for the e2e tests (via conftest.py) and the bench_*.py scripts.
+"""The site under test: build dist/, serve it on 127.0.0.1, launch Chromium, record
+requests, take screenshots, boot a bare Pyodide (e2e/conftest.py, the tests, e2e/bench/).
 
 Everything here talks only to 127.0.0.1: the built site (dist/) is served by
-web/serve.py on a free port, under the sub-path ``/pygames/`` by default, as a
-GitHub Pages project site would be.
+web/tools/serve.py on a free port, under the sub-path ``/pygames/`` by default, as a
+GitHub Pages project site would be.  web/tools/ must be importable (``build``, ``serve``):
+pytest's ``pythonpath`` (pyproject.toml) puts it there, and e2e/bench/_paths.py for the
+benchmark scripts.
 
 Environment variables:
 
@@ -18,27 +21,23 @@ Environment variables:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
-import sys
 import time
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import build  # web/tools/build.py
+import serve  # web/tools/serve.py
+
+ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
 #: The built site; PYGAMES_DIST may name another build (e.g. one of several working copies).
 DIST = Path(os.environ.get("PYGAMES_DIST") or ROOT / "dist").resolve()
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-
-for _path in (WEB / "tools", ROOT):  # web/tools/build.py and serve.py; the pygames package
-    if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))
-
-import build  # noqa: E402  (web/tools/build.py)
-import serve  # noqa: E402  (web/tools/serve.py)
+ARTIFACTS = ROOT / "e2e" / "artifacts"
 
 SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -84,15 +83,6 @@ document.body.dataset.status = "ok " + sys.version.split()[0] + " " + ",".join(p
     }
 
 
-#: What the tests read of a page's one global, ``window.pygames`` (README, "window.pygames"):
-#: how Python started (js/pyodide-fast.mjs), when the shell was ready, the page before
-#: Python (js/view-early.js), the moments of joy (js/joy.js), the computer's decision times
-#: (kept when a test sets the array first).  The ready signal itself is <body data-ready>.
-PAGE_BOOT = "window.pygames.boot"
-PAGE_READY_AT = "window.pygames.readyAt"
-PAGE_EARLY = "window.pygames.early"
-PAGE_JOY = "window.pygames.joy"
-PAGE_BOT_TIMES = "window.pygames.botTimes"
 
 PYODIDE_DIR = build.PYODIDE_DIR
 PYSCRIPT_DIR = build.PYSCRIPT_DIR
@@ -228,6 +218,21 @@ class RequestLog:
         self.requests.clear()
         self.failures.clear()
         self.worker_urls.clear()
+
+
+@contextlib.contextmanager
+def local_context(browser, init_script: str | None = None, **kwargs):
+    """A new browser context (a first visit) whose every request must stay on this machine:
+    checked when it closes, even after a failure."""
+    context = browser.new_context(**kwargs)
+    if init_script:
+        context.add_init_script(init_script)
+    log = RequestLog().attach(context)
+    try:
+        yield context
+    finally:
+        context.close()
+        log.assert_all_local()
 
 
 # -- screenshots ----------------------------------------------------------------

@@ -1,127 +1,31 @@
-"""Helpers for the Yams page tests (e2e/test_yams_*.py).
+"""The Yams page's own parts (web/app/yams_view.py), beside the page object:
 
-* `Strategy`: a small, deterministic way of playing ("hold the most common face,
-  score the best box"), written against what the page *shows* (dice faces, the points
-  on the enabled box buttons), so the same decisions can be replayed offline with
-  `pygames` (`simulate`) to know in advance what a seeded game will do.
-* `YamsDriver`: plays the page by mouse or by keyboard only, checking at every score
-  that the points shown on the box button become the value shown in the cell.
-* `read_sheet` / `check_sheet_totals` / `replay_saved`: the sheet as displayed, its
-  internal consistency, and the saved record replayed by `pygames`.
+* `read_view` / `View`: the sheet, the dice and the turn as displayed;
+* `read_sheet` / `check_sheet_totals`: each column as displayed, its internal consistency
+  and its agreement with the saved record replayed by `pygames`;
+* `read_ranking` / `expected_ranking`: the end screen against the engine;
+* `Strategy`: a small, deterministic way of playing ("hold the most common face, score
+  the best box"), written against what the page *shows* (dice faces, the points on the
+  enabled box buttons), and `simulate`, the same decisions offline with `pygames`, to know
+  in advance what a seeded game will do;
+* `YamsDriver`: plays the page by mouse or by keyboard only, checking at every score that
+  the points shown on the box button become the value shown in the cell.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from pygames import GAMES, DiceSampler, Match, Player
+from pygames.yams import UPPER_IDS, Roll, Score
 
-from pygames import GAMES, DiceSampler, Match, Player, load_match  # noqa: E402
-from pygames.yams import UPPER_IDS, Roll, Score  # noqa: E402
+from harness.dice import DICE_JS, THROWS_USED_JS, DiceTray
+from harness.pages import TURN_TIMEOUT_MS, GamePage, ranking
 
-STORE_KEY = "pygames:yams:match"
-SETUP_KEY = "pygames:yams:setup"
-SCREENS = ("loading", "error", "setup", "table", "end")
-BOOT_TIMEOUT_MS = 60_000
-DESKTOP = {"width": 1280, "height": 800}
-MOBILE = {"width": 375, "height": 812}
 XSS_NAME = "<img src=x onerror=alert(1)>"
-
-
-# --- page basics ------------------------------------------------------------------------
-
-
-def page_url(site_url: str, *, seed=None, pace=0, fresh=False, game=None) -> str:
-    params = []
-    if seed is not None:
-        params.append(f"seed={seed}")
-    if pace is not None:
-        params.append(f"pace={pace}")
-    if fresh:
-        params.append("fresh=1")
-    if game:
-        params.append(f"game={game}")
-    return site_url + "yams.html" + ("?" + "&".join(params) if params else "")
-
-
-def wait_ready(page) -> None:
-    try:
-        page.wait_for_function("document.body.dataset.ready", timeout=BOOT_TIMEOUT_MS)
-    except Exception as err:  # say where the page was stuck
-        state = page.evaluate("""() => ({url: location.href, readyState: document.readyState,
-            loading: document.getElementById('loading-text')?.textContent,
-            error: document.getElementById('error')?.hidden ? null
-                   : document.getElementById('error-text')?.textContent,
-            sw: !!(navigator.serviceWorker && navigator.serviceWorker.controller)})""")
-        bad = getattr(page, "_yams_bad_responses", [])
-        raise AssertionError(f"the Yams page never became ready: {state}; "
-                             f"HTTP errors: {bad or 'none'}") from err
-
-
-def open_yams(page, site_url: str, **params) -> None:
-    """Open the Yams page (no dice animation) and wait until Python is ready."""
-    page.emulate_media(reduced_motion="reduce")
-    if not hasattr(page, "_yams_bad_responses"):  # for wait_ready's diagnosis
-        page._yams_bad_responses = bad = []
-        page.on("response", lambda r: bad.append((r.status, r.url)) if r.status >= 400 else None)
-    page.goto(page_url(site_url, **params))
-    wait_ready(page)
-
-
-def reload_yams(page) -> None:
-    page.evaluate("delete document.body.dataset.ready")
-    page.reload()
-    wait_ready(page)
-
-
-def screen(page) -> str:
-    """The one visible screen, e.g. 'setup' (fails if none or several are shown).
-
-    At the end the final sheet stays visible under the ranking: that is the 'end' screen."""
-    shown = page.evaluate(
-        "ids => ids.filter(id => !document.getElementById(id).hidden)", list(SCREENS)
-    )
-    if shown == ["table", "end"] and page.evaluate(
-        "document.getElementById('table').classList.contains('finished')"
-    ):
-        shown = ["end"]
-    assert len(shown) == 1, f"screens shown: {shown}"
-    return shown[0]
-
-
-def saved_blob(page) -> dict | None:
-    text = page.evaluate("k => localStorage.getItem(k)", STORE_KEY)
-    return json.loads(text) if text else None
-
-
-def replay_saved(page) -> Match:
-    blob = saved_blob(page)
-    assert blob, "no saved game in localStorage"
-    return load_match(blob["record"])
-
-
-def start_game(page, ruleset: str, players=(("Joueur 1", "human"),), options=None) -> None:
-    """Fill the setup screen with the mouse and start."""
-    assert screen(page) == "setup"
-    page.check(f'input[name=ruleset][value="{ruleset}"]')
-    for opt, value in (options or {}).items():
-        page.set_checked(f'#option-choices [data-option="{opt}"]', value)
-    while page.locator("#player-rows li").count() < len(players):
-        page.click("#add-player")
-    rows = page.locator("#player-rows li")
-    assert rows.count() == len(players)
-    for i, (name, seat) in enumerate(players):
-        rows.nth(i).locator("input[type=text]").fill(name)
-        rows.nth(i).locator("select").select_option(seat)
-    page.click("#start")
-    page.wait_for_function("!document.getElementById('table').hidden || !document.getElementById('end').hidden")
 
 
 # --- reading the page ---------------------------------------------------------------------
@@ -139,20 +43,17 @@ READ_JS = """
     }),
   }));
   const heads = [...document.querySelectorAll('#sheet-head th')].slice(1);
-  const dice = [...document.querySelectorAll('#dice [data-die]')].map(d => ({
-    face: Number(d.dataset.face), held: d.getAttribute('aria-pressed') === 'true',
-    disabled: d.disabled,
-  }));
+  const dice = DICE;
   return {
     head: heads.map(th => th.firstChild ? th.firstChild.textContent : ''),
     current: heads.findIndex(th => th.classList.contains('current')),
     rows, dice,
-    rolls: document.querySelectorAll('#roll-count i.used').length,
+    rolls: THROWS_USED,
     turnInfo: document.getElementById('turn-info').textContent,
     rollDisabled: document.getElementById('roll').disabled,
   };
 }
-"""
+""".replace("DICE", DICE_JS).replace("THROWS_USED", THROWS_USED_JS)
 
 
 @dataclass
@@ -258,9 +159,7 @@ def check_sheet_totals(page, match: Match) -> list[int]:
 
 def read_ranking(page) -> list[tuple[int, str, int]]:
     """(place, name, points) of the end screen."""
-    items = page.evaluate("""() => [...document.querySelectorAll('#ranking li')].map(li => [
-        li.value, li.querySelector('.name').textContent, li.querySelector('.score').textContent])""")
-    return [(place, name, _int(score)) for place, name, score in items]
+    return [(place, name, _int(score)) for place, name, score in ranking(page)]
 
 
 def expected_ranking(match: Match) -> list[tuple[int, str, int]]:
@@ -345,53 +244,36 @@ def simulate(game_id: str, seed: str, options=None, strategy=Strategy) -> Match:
 class YamsDriver:
     """Plays the human turns of the page, by 'mouse' or by 'keyboard' only."""
 
-    page: object
+    game: GamePage
     by: str = "mouse"
     strategy: type = Strategy
     scored: list[tuple[int, str, int]] = field(default_factory=list)  # (player, box, points)
     on_held: object = None  # callback(page) the first time dice are held mid-turn
 
-    def wait_rolls(self, n: int) -> None:
-        self.page.wait_for_function(
-            "n => document.querySelectorAll('#roll-count i.used').length === n", arg=n)
+    @property
+    def page(self):
+        return self.game.page
 
     def roll(self, first: bool) -> None:
-        if self.by == "mouse":
-            self.page.click("#roll")
-        else:
-            self.page.keyboard.press("Space" if first else "Enter")
-
-    def toggle(self, place: int) -> None:
-        if self.by == "mouse":
-            self.page.click(f'#dice [data-die="{place}"]')
-        else:
-            self.page.keyboard.press(str(place + 1))
-
-    def focus_by_tab(self, selector: str, limit: int = 80) -> None:
-        for _ in range(limit):
-            if self.page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)",
-                                  selector):
-                return
-            self.page.keyboard.press("Tab")
-        raise AssertionError(f"Tab never reached {selector}")
+        self.game.dice.roll(self.by, "Space" if first else "Enter")
 
     def score(self, box: str) -> None:
         selector = f'#sheet-body button.box[data-box="{box}"]'
         if self.by == "mouse":
             self.page.click(selector)
         else:
-            self.focus_by_tab(selector)
+            self.game.focus_by_tab(selector)
             self.page.keyboard.press("Enter")
 
     def play_turn(self) -> tuple[str, int]:
         """One complete human turn: roll, hold, reroll, score. Returns (box, points)."""
-        page = self.page
+        page, dice = self.page, self.game.dice
         view = read_view(page)
         player = view.current
         if view.rolls == 0:  # else: finish a turn begun before (e.g. before a reload)
             assert not view.roll_disabled, view.turn_info
             self.roll(first=True)
-            self.wait_rolls(1)
+            dice.wait_throws(1)
         while True:
             view = read_view(page)
             assert all(1 <= f <= 6 for f in view.faces), view.faces
@@ -401,7 +283,7 @@ class YamsDriver:
             if keep is None:
                 break
             for place in sorted(keep ^ view.held):
-                self.toggle(place)
+                dice.toggle(place, self.by)
             view = read_view(page)
             assert view.held == keep, (view.held, keep)
             if self.on_held and keep:
@@ -409,7 +291,7 @@ class YamsDriver:
                 self.on_held = None
             rolls = view.rolls
             self.roll(first=False)
-            self.wait_rolls(rolls + 1)
+            dice.wait_throws(rolls + 1)
             after = read_view(page)
             for place in keep:  # held dice stay where they were
                 assert after.faces[place] == view.faces[place]
@@ -427,14 +309,14 @@ class YamsDriver:
         self.scored.append((player, box, shown))
         return box, shown
 
-    def wait_human_turn_or_end(self, timeout: int = 30_000) -> str:
+    def wait_human_turn_or_end(self, timeout: int = TURN_TIMEOUT_MS) -> str:
+        """Until a person's turn begins (Lancer enabled, no throw yet), or the end."""
         self.page.wait_for_function(
-            """() => !document.getElementById('end').hidden ||
+            f"""() => !document.getElementById('end').hidden ||
                      (!document.getElementById('table').hidden &&
-                      !document.getElementById('roll').disabled &&
-                      document.querySelectorAll('#roll-count i.used').length === 0)""",
+                      !document.getElementById('roll').disabled && {THROWS_USED_JS} === 0)""",
             timeout=timeout)
-        return screen(self.page)
+        return self.game.screen()
 
     def play_to_end(self, max_turns: int = 200) -> int:
         turns = 0
@@ -443,3 +325,41 @@ class YamsDriver:
             turns += 1
             assert turns <= max_turns
         return turns
+
+
+def roll_and_score(page):
+    """Roll once and fill the first box that scores; returns (box, points)."""
+    page.click("#roll")
+    page.wait_for_selector("#sheet-body button.box:not([disabled])")
+    box = page.locator("#sheet-body button.box:not([disabled])").first
+    name, points = box.get_attribute("data-box"), int(box.inner_text())
+    box.click()
+    return name, points
+
+
+def play_one_turn(page) -> None:
+    """Setup with the default single human player, then roll, keep, reroll and score."""
+    dice = DiceTray(page)
+    if not page.locator("#setup").is_hidden():
+        page.click("#start")
+    page.wait_for_function("!document.getElementById('table').hidden")
+    assert all(d["face"] == 0 for d in dice.read()), "the turn starts with no dice on the table"
+    dice.roll()
+    dice.wait_all_thrown()
+    first = dice.read()
+    dice.toggle(0)
+    page.wait_for_function("document.querySelector('#dice [data-die=\"0\"]').getAttribute('aria-pressed') === 'true'")
+    dice.roll()
+    dice.wait_throws(2)
+    second = dice.read()
+    assert (second[0]["face"], second[0]["held"]) == (first[0]["face"], True), (first, second)
+    box = page.locator("#sheet-body button.box:not([disabled])").first
+    box_id, points = box.get_attribute("data-box"), box.text_content().strip()
+    box.click()
+    # The box is filled with the points it showed, and the next turn starts with no dice.
+    page.wait_for_function(
+        "id => !document.querySelector(`#sheet-body button.box[data-box=\"${id}\"]`)", arg=box_id)
+    dice.wait_all_empty()
+    saved = json.loads(page.evaluate("localStorage.getItem('pygames:yams:match')"))
+    assert box_id in json.dumps(saved["record"]), "the scored box is in the saved record"
+    assert re.fullmatch(r"\d+", points), points

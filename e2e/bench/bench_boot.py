@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: boot of the vendored Pyodide in headless Chromium, warm HTTP cache.
 
-    python e2e/bench_boot.py [--rounds 5] [--json out.json]
+    python e2e/bench/bench_boot.py [--rounds 5] [--json out.json]
 
 One browser, one context (so one HTTP cache), the built site served by
 web/serve.py on 127.0.0.1 under /pygames/ with GitHub Pages' cache headers.
@@ -15,7 +15,7 @@ from the page's navigation start until Python answered (``nav_ready_ms``).
 Scenario ``bare_boot_cold``: the same in a new context each time (empty
 cache), for the cold/warm ratio.
 
-Reuse it from another bench script (e2e/ is on sys.path when run as a script)::
+Reuse it from another bench script (e2e/bench/ is on sys.path when run as a script)::
 
     from bench_boot import measure_bare_boot, run_bench, print_report
     def measure_yams(page, site_url) -> dict: ...   # must return {"ms": ...}
@@ -34,9 +34,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
-import siteharness  # noqa: E402
+from harness import site  # noqa: E402
 
 #: A scenario: runs in a fresh page of the shared context; returns a dict with
 #: at least "ms" (the headline figure, milliseconds); other numeric keys are
@@ -47,7 +47,7 @@ Scenario = Callable[[object, str], dict]
 def measure_bare_boot(page, site_url: str) -> dict:
     """Bare ``loadPyodide()`` from the vendored files; "ms" = navigation start
     until ``1+1`` ran."""
-    out = siteharness.boot_pyodide(page, site_url)
+    out = site.boot_pyodide(page, site_url)
     return {
         "ms": out["nav_ready_ms"],
         "import_ms": out["import_ms"],
@@ -60,13 +60,8 @@ def measure_bare_boot_cold(page, site_url: str) -> dict:
     """Same as :func:`measure_bare_boot` in a brand-new browser context, i.e.
     with an empty HTTP cache (interleaved with the warm runs, so that load
     on the machine affects both alike)."""
-    context = page.context.browser.new_context()
-    log = siteharness.RequestLog().attach(context)
-    try:
+    with site.local_context(page.context.browser) as context:
         return measure_bare_boot(context.new_page(), site_url)
-    finally:
-        context.close()
-        log.assert_all_local()
 
 
 def run_bench(scenarios: dict[str, Scenario], rounds: int = 5, *, build: bool = True,
@@ -78,10 +73,10 @@ def run_bench(scenarios: dict[str, Scenario], rounds: int = 5, *, build: bool = 
     from playwright.sync_api import sync_playwright
 
     if build:
-        siteharness.ensure_built()
-    server, site_url = siteharness.start_site()
+        site.ensure_built()
+    server, site_url = site.start_site()
     results: dict = {"rounds": rounds, "site_url": site_url, "cold": {}, "runs": {}, "hits": {}}
-    log_req = siteharness.RequestLog()
+    log_req = site.RequestLog()
 
     def one(context, name, fn):
         page = context.new_page()
@@ -95,7 +90,7 @@ def run_bench(scenarios: dict[str, Scenario], rounds: int = 5, *, build: bool = 
 
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(**siteharness.chromium_launch_kwargs())
+            browser = pw.chromium.launch(**site.chromium_launch_kwargs())
             context = browser.new_context()
             log_req.attach(context)
             for name, fn in scenarios.items():  # cold run = cache warm-up
@@ -111,7 +106,7 @@ def run_bench(scenarios: dict[str, Scenario], rounds: int = 5, *, build: bool = 
             context.close()
             browser.close()
     finally:
-        siteharness.stop_site(server)
+        site.stop_site(server)
     log_req.assert_all_local()
     return results
 

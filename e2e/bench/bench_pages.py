@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: how every game page answers, in headless Chromium.
 
-    python e2e/bench_pages.py [--clicks 40] [--pages 421,linotte]
+    python e2e/bench/bench_pages.py [--clicks 40] [--pages 421,linotte]
 
 For each game page of the registry (the build's pages):
 
@@ -11,7 +11,7 @@ For each game page of the registry (the build's pages):
   the page's click handler runs to its end inside ``click()``), and until the next painted
   frame (``frame``).  Against the computer (pace 0), seeded.
 * **the computer's decision**: the time each computer move takes to choose (the shell
-  records it in ``window.pygames.botTimes`` when that array exists), over whole games of
+  records it in the array ``GLOBALS["bot_times"]`` of e2e/harness/pages.py when it exists), over whole games of
   its strongest seat against itself, started from the embed page's URL (``players=``), so
   nothing but the computer plays.  The expert's tables, when it has some, are fetched
   before the first decision and that fetch is not counted.
@@ -27,14 +27,13 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
-import siteharness  # noqa: E402
+from harness import site  # noqa: E402
+from harness.pages import READY_JS, js_global  # noqa: E402
 from pygames import FAMILIES  # noqa: E402
 
-READY = "() => document.body.dataset.ready === '1'"
 ENABLED = "#table [data-action]:not([disabled]):not([hidden])"
 CLICK_JS = """async (index) => {
   const controls = [...document.querySelectorAll(%r)];
@@ -57,7 +56,7 @@ def measure_clicks(browser, site_url, family, count, rng):
     context = browser.new_context()
     page = context.new_page()
     page.goto(f"{site_url}{family}.html?fresh=1&seed=bench-{family}&pace=0&nosw")
-    page.wait_for_function(READY, timeout=120_000)
+    page.wait_for_function(READY_JS, timeout=120_000)
     page.click("#start")
     sync, frame, kinds = [], [], {}
     deadline = time.monotonic() + 300
@@ -90,9 +89,9 @@ def measure_decisions(browser, site_url, family, games):
         page = context.new_page()
         page.goto(f"{site_url}embed-{family}.html?players={players}&pace=0&seed=dec{g}"
                   f"&id=bench{g}&nosw")
-        page.wait_for_function(READY, timeout=120_000)
+        page.wait_for_function(READY_JS, timeout=120_000)
         page.wait_for_function("!document.getElementById('end').hidden", timeout=600_000)
-        times += page.evaluate(siteharness.PAGE_BOT_TIMES)
+        times += page.evaluate(js_global("bot_times"))
         page.close()
     context.close()
     return {"seat": seat, "players": n, "ms": times}
@@ -106,13 +105,13 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=2, help="computer-only games per page")
     parser.add_argument("--pages", help="comma-separated family ids (default: every page)")
     args = parser.parse_args(argv)
-    dist = siteharness.ensure_built()
+    dist = site.ensure_built()
     pages = [f for f in FAMILIES if (dist / f"{f}.html").is_file()
              and (not args.pages or f in args.pages.split(","))]
-    server, site_url = siteharness.start_site()
+    server, site_url = site.start_site()
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(**siteharness.chromium_launch_kwargs())
+            browser = pw.chromium.launch(**site.chromium_launch_kwargs())
             for family in pages:
                 clicks = measure_clicks(browser, site_url, family, args.clicks, random.Random(family))
                 dec = measure_decisions(browser, site_url, family, args.games)
@@ -130,7 +129,7 @@ def main(argv=None) -> int:
                           f"[p95 <= {TARGETS.get(family, 100)}]", flush=True)
             browser.close()
     finally:
-        siteharness.stop_site(server)
+        site.stop_site(server)
     return 0
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lighthouse on every game page, mobile and desktop: category scores and key metrics.
 
-    python e2e/bench_lighthouse.py [--pages yams,421] [--presets mobile,desktop]
+    python e2e/bench/bench_lighthouse.py [--pages yams,421] [--presets mobile,desktop]
                                    [--runs 1] [--json [out.json]]
 
 Lighthouse comes from npm (package.json pins it exactly; ``npm ci`` installs it under
@@ -37,14 +37,14 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
-import siteharness  # noqa: E402
-from siteharness import build  # noqa: E402
+import build  # noqa: E402
+from harness import site  # noqa: E402
 
 from pygames import FAMILIES  # noqa: E402
 
-ROOT = siteharness.ROOT
+ROOT = site.ROOT
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 CATEGORIES = ("accessibility", "best-practices", "performance", "seo")
 #: Lighthouse audit id -> short name; values in ms (CLS: unitless).
@@ -66,7 +66,7 @@ def chrome_path() -> str:
     """CHROME_PATH, else the browser the e2e tests use."""
     if os.environ.get("CHROME_PATH"):
         return os.environ["CHROME_PATH"]
-    exe = siteharness.chromium_launch_kwargs().get("executable_path")
+    exe = site.chromium_launch_kwargs().get("executable_path")
     if exe:
         return exe
     from playwright.sync_api import sync_playwright  # Playwright's own Chromium (CI)
@@ -184,10 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     if set(presets) - set(PRESETS):
         parser.error(f"--presets: {', '.join(PRESETS)}")
 
-    siteharness.ensure_built()
+    site.ensure_built()
     chrome = chrome_path()
-    server, site_url = siteharness.serve.start_server(
-        siteharness.DIST, prefix=siteharness.site_prefix(), gzip=True)
+    server, site_url = site.serve.start_server(
+        site.DIST, prefix=site.site_prefix(), gzip=True)
     results = []
     try:
         for page in pages:
@@ -201,9 +201,9 @@ def main(argv: list[str] | None = None) -> int:
                 results.append({"page": page, "preset": preset, "runs": args.runs,
                                 **median_summary(runs)})
     finally:
-        siteharness.stop_site(server)
+        site.stop_site(server)
 
-    foreign = sorted({h for r in results for h in r["hosts"]} - siteharness.LOCAL_HOSTS)
+    foreign = sorted({h for r in results for h in r["hosts"]} - site.LOCAL_HOSTS)
     if args.json:
         text = json.dumps({"lighthouse": json.loads(
             (ROOT / "node_modules" / "lighthouse" / "package.json").read_text())["version"],

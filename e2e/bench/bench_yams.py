@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark of the Yams page in headless Chromium: figures for the foundation issue.
 
-    python e2e/bench_yams.py [--rounds 5] [--rolls 50]
+    python e2e/bench/bench_yams.py [--rounds 5] [--rolls 50]
 
 1. Time to interactive of yams.html (navigation start until the page's ready signal,
    warm HTTP cache) against a bare Pyodide boot of the same vendored files, interleaved
@@ -21,21 +21,20 @@ import argparse
 import gzip
 import statistics
 import sys
-from pathlib import Path
 from urllib.parse import urlparse
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
-import siteharness  # noqa: E402
+from harness import site  # noqa: E402
+from harness.pages import READY_JS, js_global  # noqa: E402
 from bench_boot import _load, measure_bare_boot, print_report, run_bench  # noqa: E402
 
-READY = "() => document.body.dataset.ready === '1'"
 
 
 def measure_yams_tti(page, site_url: str) -> dict:
     page.goto(site_url + "yams.html?fresh=1&seed=bench")
-    page.wait_for_function(READY, timeout=60000)
-    ms = page.evaluate("window.pygames?.readyAt ?? performance.now()")
+    page.wait_for_function(READY_JS, timeout=60000)
+    ms = page.evaluate(f"{js_global('ready_at')} ?? performance.now()")
     return {"ms": ms}
 
 
@@ -63,7 +62,7 @@ def measure_rolls(browser, site_url: str, count: int) -> dict:
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + "yams.html?fresh=1&seed=rolls&pace=0")
-    page.wait_for_function(READY, timeout=60000)
+    page.wait_for_function(READY_JS, timeout=60000)
     page.click("#start")
     sync, frame = [], []
     while len(sync) < count:
@@ -98,7 +97,7 @@ def measure_advisor(browser, site_url: str, count: int) -> list[float]:
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + "yams.html?fresh=1&seed=advisor&pace=0&nosw")
-    page.wait_for_function(READY, timeout=60000)
+    page.wait_for_function(READY_JS, timeout=60000)
     page.click("#start")
     times = []
     while len(times) < count + 1:
@@ -116,13 +115,13 @@ def measure_advisor(browser, site_url: str, count: int) -> list[float]:
 
 
 def first_visit_bytes(browser, site_url: str) -> dict:
-    dist = siteharness.ensure_built()
+    dist = site.ensure_built()
     context = browser.new_context()
     page = context.new_page()
     paths = []
     page.on("requestfinished", lambda r: paths.append(urlparse(r.url).path))
     page.goto(site_url + "yams.html?fresh=1")
-    page.wait_for_function(READY, timeout=60000)
+    page.wait_for_function(READY_JS, timeout=60000)
     context.close()
     prefix = urlparse(site_url).path
     raw = zipped = 0
@@ -148,16 +147,16 @@ def main(argv=None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    server, site_url = siteharness.start_site()
+    server, site_url = site.start_site()
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(**siteharness.chromium_launch_kwargs())
+            browser = pw.chromium.launch(**site.chromium_launch_kwargs())
             rolls = measure_rolls(browser, site_url, args.rolls)
             advice = measure_advisor(browser, site_url, args.advice)
             visit = first_visit_bytes(browser, site_url)
             browser.close()
     finally:
-        siteharness.stop_site(server)
+        site.stop_site(server)
     for key, label in (("sync", "click → dice and sheet updated"), ("frame", "click → next painted frame")):
         v = rolls[key]
         print(f"roll latency, {label}: median {statistics.median(v):.1f} ms, "

@@ -2,7 +2,7 @@
 players (seeded two-player games, the starting player rotating, with standard errors),
 and the expert's decision time (p50 / p95 / max) on this interpreter.
 
-    nice python3 e2e/bench_421_engine.py --games 10000
+    nice python3 e2e/bench/bench_421_engine.py --games 10000
 
 The same loss rates come from `python -m pygames simulate 421 --players
 "A:expert,B:simple" --games 10000` (this script calls the same code).
@@ -11,11 +11,10 @@ The same loss rates come from `python -m pygames simulate 421 --players
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
 from pygames import GAMES, DiceSampler, Match, Player  # noqa: E402
 from pygames.cli import _mean_se, _simulate_chunk  # noqa: E402

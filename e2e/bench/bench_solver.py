@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Figures of the Yams solver and its expert (a plain script, not a test).
 
-    python e2e/bench_solver.py                 # everything (about 15 minutes on 2 cores)
-    python e2e/bench_solver.py --skip-solve --games 2000
+    python e2e/bench/bench_solver.py                 # everything (about 15 minutes on 2 cores)
+    python e2e/bench/bench_solver.py --skip-solve --games 2000
 
 1. solve time of every ruleset and option set (needs numpy), the optimal expected score,
    and the exact expected score of the policy played from the shipped quantised table;
@@ -22,8 +22,9 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
+
+ROOT = str(_paths.ROOT)
 
 from pygames import DiceSampler, Match, Player, find_game  # noqa: E402
 from pygames.cli import _simulate_chunk  # noqa: E402

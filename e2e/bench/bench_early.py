@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: how soon a game page shows real content, at 1× and 4× CPU (issue #12).
 
-    python e2e/bench_early.py [--rounds 3] [--cpu 1,4] [--pages yams,421] [--json out.json]
+    python e2e/bench/bench_early.py [--rounds 3] [--cpu 1,4] [--pages yams,421] [--json out.json]
 
 One headless Chromium at 360×740, the built site served on 127.0.0.1 (PYGAMES_DIST picks
 the build), the CPU slowed with CDP ``Emulation.setCPUThrottlingRate`` (4: Chrome's usual
@@ -16,7 +16,8 @@ Figures, in ms from the navigation start: ``content``, when real content is pain
 (the setup or the saved game drawn before Python: the Element Timing of
 js/setup-early.js's / js/view-early.js's marked text; a page without them has its first
 real content when Python is ready) and ``ready``, the time to interactive
-(``window.pygames.readyAt``: the shell has started). Medians; the ratios 4×/1× and
+(the ready time the page records, ``GLOBALS["ready_at"]`` in e2e/harness/pages.py: the shell
+has started). Medians; the ratios 4×/1× and
 content/ready; the machine's load average before and after (2 cores shared by others:
 read the figures with it).
 """
@@ -30,11 +31,11 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
-import siteharness  # noqa: E402
+from harness import site  # noqa: E402
+from harness.pages import READY_JS, js_global  # noqa: E402
 
-READY = "() => document.body && document.body.dataset.ready === '1'"
 #: The painted time of the early content (Element Timing), else null; and the rest.
 MEASURE = """() => new Promise((resolve) => {
   const seen = [];
@@ -47,12 +48,12 @@ MEASURE = """() => new Promise((resolve) => {
     resolve({
       early: document.body.dataset.early || null,
       painted: mine.length ? Math.min(...mine.map((e) => e.renderTime || e.loadTime)) : null,
-      shown: window.pygames?.earlyAt ?? null,
+      shown: EARLY_AT ?? null,
       fcp: fcp ? fcp.startTime : null,
-      ready: window.pygames?.readyAt ?? null,
+      ready: READY_AT ?? null,
     });
   }, 100);
-})"""
+})""".replace("EARLY_AT", js_global("early_at")).replace("READY_AT", js_global("ready_at"))
 
 
 def game_pages(dist: Path) -> list[str]:
@@ -63,7 +64,7 @@ def game_pages(dist: Path) -> list[str]:
 
 def visit(page, url: str) -> dict:
     page.goto(url)
-    page.wait_for_function(READY, timeout=300_000)
+    page.wait_for_function(READY_JS, timeout=300_000)
     out = page.evaluate(MEASURE)
     # Real content: the early setup or drawing when painted; without them, Python's page.
     out["content"] = out["painted"] if out["painted"] is not None else out["ready"]
@@ -72,7 +73,7 @@ def visit(page, url: str) -> dict:
 
 def run_page(browser, site_url: str, family: str, rate: int) -> dict:
     context = browser.new_context(viewport={"width": 360, "height": 740})
-    log = siteharness.RequestLog().attach(context)
+    log = site.RequestLog().attach(context)
     try:
         page = context.new_page()
         page.set_default_timeout(300_000)
@@ -87,8 +88,8 @@ def run_page(browser, site_url: str, family: str, rate: int) -> dict:
         page.click("#start")
         page.wait_for_selector("#table:not([hidden])")
         page.wait_for_function(  # the drawing stored (a build without it: the game saved)
-            "([m, v]) => localStorage.getItem(m) && (!window.pygames?.early"
-            " || (localStorage.getItem(v) && !window.pygames.early.busy()))",
+            f"([m, v]) => localStorage.getItem(m) && (!{js_global('early')}"
+            f" || (localStorage.getItem(v) && !{js_global('early', '.busy()')}))",
             arg=[f"pygames:{family}:match", f"pygames:{family}:view"])
         out["saved"] = visit(page, url)
         return out
@@ -106,15 +107,15 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    dist = siteharness.ensure_built()
+    dist = site.ensure_built()
     pages = [p for p in args.pages.split(",") if p] or game_pages(dist)
     rates = [int(r) for r in args.cpu.split(",")]
     load_before = os.getloadavg()
-    server, site_url = siteharness.start_site()
+    server, site_url = site.start_site()
     raw: dict = {}
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(**siteharness.chromium_launch_kwargs())
+            browser = pw.chromium.launch(**site.chromium_launch_kwargs())
             for r in range(args.rounds):
                 for family in pages:
                     for rate in rates:
@@ -126,7 +127,7 @@ def main(argv=None) -> int:
                             file=sys.stderr, flush=True)
             browser.close()
     finally:
-        siteharness.stop_site(server)
+        site.stop_site(server)
     load_after = os.getloadavg()
 
     def med(key, field):

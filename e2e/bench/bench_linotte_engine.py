@@ -1,6 +1,6 @@
 """Benchmark of the Linotte computer players (not a pytest module).
 
-    python e2e/bench_linotte_engine.py [--games 1000] [--seed bench] [--opponents simple,greedy]
+    python e2e/bench/bench_linotte_engine.py [--games 1000] [--seed bench] [--opponents simple,greedy]
 
 Plays seeded games of the expert against each opponent, the expert starting in half of
 them, and prints its win rate with its standard error (a draw counts half a win in the
@@ -13,9 +13,8 @@ import argparse
 import math
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
 from pygames import DiceSampler, Match, Player, find_game  # noqa: E402
 from pygames.linotte_bots import ExpertBot, GreedyBot, SimpleBot  # noqa: E402

@@ -2,7 +2,7 @@
 effect, expert decision time on CPython, the expert's exact and measured win rates
 against the simple player and against the best fixed sealing threshold.
 
-    nice python3 e2e/bench_landais_engine.py [--games 10000]
+    nice python3 e2e/bench/bench_landais_engine.py [--games 10000]
 """
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ import argparse
 import io
 import math
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
 
 from pygames import DiceSampler, Match, Player, find_game  # noqa: E402

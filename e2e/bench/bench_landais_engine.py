@@ -17,12 +17,12 @@ import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
 
 from pygames import DiceSampler, Match, Player, find_game  # noqa: E402
-from pygames.cli import main  # noqa: E402
+from pygames.cli import main, read_tables  # noqa: E402
 from pygames.core import play_out  # noqa: E402
-from pygames.landais import ThresholdBot  # noqa: E402
-from pygames.landais_cli import predicted_rate  # noqa: E402
-from pygames.landais_expert import ExpertLandaisBot, tables_for_target  # noqa: E402
-from pygames.landais_solver import (  # noqa: E402
+from pygames.landais.bots import ExpertBot as ExpertLandaisBot, ThresholdBot  # noqa: E402
+from pygames.landais.cli import predicted_rate  # noqa: E402
+from pygames.landais.tables import load_tables  # noqa: E402
+from pygames.landais.solver import (  # noqa: E402
     build_table, evaluate_pair, pair_rate, solve, table_mask, threshold_mask,
 )
 
@@ -63,8 +63,6 @@ def decision_times(tables) -> None:
     say(f"expert decision on CPython: p50 {times[len(times) // 2] * 1e6:.1f} µs, "
         f"p95 {times[int(len(times) * 0.95)] * 1e6:.1f} µs")
     t = time.perf_counter()
-    from pygames.landais_expert import load_tables
-
     with open("web/tables/de-landais/de-landais.bin", "rb") as f:
         load_tables(f.read())
     say(f"table load (decode + hash + fingerprint) on CPython: {time.perf_counter() - t:.3f} s")
@@ -109,7 +107,7 @@ def main_(argv=None) -> None:
     p.add_argument("--games", type=int, default=10000)
     args = p.parse_args(argv)
     build_figures()
-    tables = tables_for_target(3000)
+    tables = read_tables(GAME, {"target": 3000})
     decision_times(tables)
 
     out = io.StringIO()

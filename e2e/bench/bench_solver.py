@@ -27,11 +27,13 @@ import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 ROOT = str(_paths.ROOT)
 
 from pygames import DiceSampler, Match, Player, find_game  # noqa: E402
-from pygames.cli import _simulate_chunk  # noqa: E402
-from pygames.expert import DirectoryTables, ExpertYamsBot, advise, load_tables  # noqa: E402
-from pygames.solver import all_configs, evaluate, solve, table_name  # noqa: E402
+from pygames.cli import _simulate_chunk, read_tables  # noqa: E402
+from pygames.yams.advisor import advise  # noqa: E402
+from pygames.yams.bots import ExpertBot as ExpertYamsBot, turn_of  # noqa: E402
+from pygames.yams.solver import all_configs, evaluate, solve  # noqa: E402
+from pygames.yams.tables import load_tables, table_name  # noqa: E402
 
-TABLES = os.path.join(ROOT, "web", "tables")
+TABLES = os.path.join(ROOT, "web", "tables", "yams")
 
 
 def name_of(game, options):
@@ -81,10 +83,9 @@ def bench_decisions(game_ids, games):
     print("\n== decision time (ms), every call cold (the turn worked out from the tables "
           "anew; in play only a turn's first decision is) ==")
     print(f"{'ruleset':12} {'what':8} {'n':>6} {'p50':>7} {'p95':>7} {'max':>7}")
-    source = DirectoryTables(TABLES)
     for game_id in game_ids:
         game = find_game(game_id)
-        tables = source.tables_for(game.rules(game.resolve_options({})))
+        tables = read_tables(game, {}, TABLES)
         bot = ExpertYamsBot(tables)
         bot_times, advice_times = [], []
         for i in range(games):
@@ -115,7 +116,7 @@ def bench_decisions(game_ids, games):
             mask = random.randrange(1 << tables.model.B - 1)  # early turns: the most work
             ups = tables.model.ups[mask & tables.model.upper_bits]
             start = time.perf_counter()
-            tables.turn(mask, random.choice(ups), 0)
+            turn_of(tables, mask, random.choice(ups), 0)
             turns.append((time.perf_counter() - start) * 1000)
         print(f"{game_id:12} {'turn':8} {len(turns):6} {percentile(turns, .5):7.2f} "
               f"{percentile(turns, .95):7.2f} {max(turns):7.2f}   (cold turn, random sheet)")
@@ -124,20 +125,19 @@ def bench_decisions(game_ids, games):
 def bench_simulation(configs, games, jobs):
     print(f"\n== {games} simulated expert games per ruleset ({jobs} processes) ==")
     print(f"{'table':45} {'mean':>9} {'stderr':>7} {'solved':>9} {'z':>6} {'seconds':>8}")
-    source = DirectoryTables(TABLES)
     for game, options in configs:
         options = game.resolve_options(options)
         size = -(-games // jobs)
-        work = [(game.id, options, "expert", "bench", lo, min(size, games - lo), TABLES)
+        work = [(game.id, options, "A:expert", "bench", lo, min(size, games - lo), TABLES)
                 for lo in range(0, games, size)]
         start = time.perf_counter()
         with multiprocessing.Pool(jobs) as pool:
-            scores = [s for chunk in pool.map(_simulate_chunk, work) for s in chunk]
+            scores = [r[0][0] for chunk in pool.map(_simulate_chunk, work) for r in chunk]
         seconds = time.perf_counter() - start
         n = len(scores)
         mean = sum(scores) / n
         stderr = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1) / n)
-        solved = source.tables_for(game.rules(options)).expected
+        solved = read_tables(game, options, TABLES).expected
         print(f"{name_of(game, options):45} {mean:9.3f} {stderr:7.3f} {solved:9.4f} "
               f"{(mean - solved) / stderr:+6.2f} {seconds:8.1f}")
 

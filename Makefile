@@ -1,7 +1,7 @@
 # pygames: build, serve, test and benchmark the static site.
 #   make build   npm ci when node_modules is missing or stale, then assemble dist/
 #   make serve   build, then serve dist/ on http://127.0.0.1:$(PORT)/
-#   make test    build, then run the unit tests (tests/) and the browser tests (e2e/)
+#   make test    build, then ruff, the unit tests (tests/) and the browser tests (e2e/)
 #   make bench   build, then run every e2e/bench/bench_*.py benchmark script
 #   make clean   remove dist/, test artifacts and caches (node_modules stays)
 
@@ -33,10 +33,12 @@ serve: build
 # The test tools come from pyproject.toml's "test" extra: installed on first use.
 test-deps:
 	@$(PYTHON) -c "import pytest, playwright, pytest_playwright, xdist, check_jsonschema, hypothesis" 2>/dev/null \
+		&& $(PYTHON) -m ruff --version 2>/dev/null | grep -qx "ruff 0.14.8" \
 		|| $(PYTHON) -m pip install --quiet -e '.[test]'
 
 # Two workers (pytest-xdist), a test file each at a time: about 17 minutes on 2 cores.
 test: build test-deps
+	$(PYTHON) -m ruff check .
 	PYGAMES_DIST_BUILT=1 $(PYTHON) -m pytest -n 2 --dist loadfile
 
 bench: build

@@ -1,11 +1,35 @@
-"""What several core test modules share that is not a fixture: the shipped tables."""
+"""What several core test modules share that is not a fixture: the shipped tables, the
+size of the heavy modules' loops, the French of an outcome."""
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 from pygames import find_game
 from pygames.cli import read_tables
+
+
+
+def _test_size() -> float:
+    text = os.environ.get("PYGAMES_TEST_SIZE", "1")
+    try:
+        size = float(text)
+    except ValueError:
+        size = -1.0
+    if not 0 < size <= 100:
+        raise ValueError(f"PYGAMES_TEST_SIZE must be a number in (0, 100], not {text!r}")
+    return size
+
+
+#: How much of their inner loop the heavy (``slow``) modules run: 1 is the whole of it, what
+#: ``make test`` runs; ``PYGAMES_TEST_SIZE=0.1`` plays a tenth of the games, for a quick look.
+TEST_SIZE = _test_size()
+
+
+def sized(count: int) -> int:
+    """`count` scaled by `TEST_SIZE`, never under 1."""
+    return max(1, round(count * TEST_SIZE))
 
 
 @lru_cache(maxsize=None)

@@ -15,13 +15,15 @@ import json
 import random
 
 import pytest
-from support import reason_text, shipped_tables
+from support import reason_text, shipped_tables, sized
 
 from pygames import FAMILIES, GAMES, DiceSampler, GameError, IllegalAction, Match, Player, load_match
 from pygames.bots import RandomBot, bot_for
 from pygames.core import Throw
 
-GAMES_PER_CONFIG = 12
+pytestmark = pytest.mark.slow  # about 5 minutes: PYGAMES_TEST_SIZE scales its games
+
+GAMES_PER_CONFIG = sized(12)
 HEAVY_EVERY = 4  # one game in four gets the expensive checks
 MAX_STEPS = 50_000
 NAMES = ["Alice", "Bob", "Chloé", "Djamel", "Éloïse", "Farid"]

@@ -23,6 +23,8 @@ from pygames.yams import BOITE_BOXES, BOXES, YAM_PRIME, Rules, Score, YamsState
 from pygames.yams.solver import quantise, solve
 from pygames.yams.tables import TurnModel, decode_table, table_name
 
+pytestmark = pytest.mark.slow  # numpy solves of whole rulesets: about 2.5 minutes
+
 np = pytest.importorskip("numpy")
 
 TABLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),

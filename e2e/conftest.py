@@ -26,7 +26,6 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-
 from harness import site
 from harness.pages import BOOT_TIMEOUT_MS, read_global, wait_ready
 

@@ -7,15 +7,13 @@ décharge); screenshots at 320, 360, 1280 px wide and 740×360."""
 from __future__ import annotations
 
 import pytest
+from harness.le421 import Driver, check_table, paper_start, read, simulate_auto_charge, tokens_text, wait_human_or_end
+from harness.pages import DESKTOP, LANDSCAPE, PHONE_320, PHONE_360, GamePage, open_embedded
 
 from pygames.dice import Roll
 from pygames.le421 import Stop
 from pygames.le421.messages import round_sentence
 from pygames.messages import text
-
-from harness.le421 import (Driver, check_table, paper_start, read, simulate_auto_charge, tokens_text,
-                           wait_human_or_end)
-from harness.pages import DESKTOP, LANDSCAPE, PHONE_320, PHONE_360, GamePage, open_embedded
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 

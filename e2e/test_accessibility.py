@@ -20,15 +20,14 @@ from __future__ import annotations
 import random
 
 import pytest
-
-pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+from harness.pages import GAME_PAGES, GamePage
+from harness.site import ROOT
 
 from pygames import FAMILIES, DiceSampler, Match, Player
 from pygames.bots import RandomBot
 from pygames.core import play_out
 
-from harness.pages import GAME_PAGES, GamePage
-from harness.site import ROOT
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (320, 360, 1280)

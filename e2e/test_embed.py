@@ -18,7 +18,6 @@ import tempfile
 import urllib.parse
 
 import pytest
-
 import serve
 from harness import site
 from harness.pages import BOOT_TIMEOUT_MS, DESKTOP, EMBED_GLOBAL, MOBILE, GamePage, screen, wait_ready

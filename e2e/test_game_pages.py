@@ -10,12 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
-
-pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+from harness.pages import GAME_PAGES, GamePage, open_embedded
 
 from pygames import FAMILIES
 
-from harness.pages import GAME_PAGES, GamePage, open_embedded
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 
 @pytest.mark.parametrize("family", GAME_PAGES)

@@ -8,19 +8,25 @@ the embed page; screenshots at 320, 360, 1280 px wide and 740×360."""
 from __future__ import annotations
 
 import pytest
+from harness.landais import (
+    check_table,
+    fmt,
+    human_move,
+    percent,
+    read,
+    throw_until_floating,
+    wait_human_or_end,
+    wants_seal,
+)
+from harness.pages import DESKTOP, LANDSCAPE, PHONE_320, PHONE_360, GamePage, no_sideways_scroll, open_embedded
 
-from pygames.dice import Roll
-from pygames.landais import Seal
 from pygames import GAMES
 from pygames.cli import read_tables
+from pygames.dice import Roll
+from pygames.landais import Seal
 from pygames.landais.bots import advise
 from pygames.landais.messages import throw_text
 from pygames.messages import text as words
-
-from harness.landais import (check_table, fmt, human_move, percent, read, throw_until_floating,
-                             wait_human_or_end, wants_seal)
-from harness.pages import (DESKTOP, LANDSCAPE, PHONE_320, PHONE_360, GamePage, no_sideways_scroll,
-                           open_embedded)
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 

@@ -9,11 +9,10 @@ no horizontal scrolling at 320 and 360 px; the embed page; screenshots at 320, 3
 from __future__ import annotations
 
 import pytest
-
-from pygames.linotte import PAWNS, Announce, Pass, Place, Roll, cell_name
-
 from harness.linotte import best_cell, check_table, human_move, keep_places, play_until, read, wait_human_or_end
 from harness.pages import LANDSCAPE, PHONE_320, PHONE_360, GamePage, no_sideways_scroll, open_embedded
+
+from pygames.linotte import PAWNS, Announce, Pass, Place, Roll, cell_name
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
@@ -45,7 +44,8 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
         done.append(what)
         if what == "place":
             said = game.announced()
-            assert any(t.startswith("Léa (●) : pion en ") for t in said[-12:]), said  # the computer's kept dice are said too[-6:]
+            # the computer's kept dice are said too: its pawn is among the last twelve
+            assert any(t.startswith("Léa (●) : pion en ") for t in said[-12:]), said
         moves += 1
         assert moves < 600
     match = game.replay()
@@ -119,7 +119,8 @@ def test_keyboard_placement(page, site_url, request_log, screenshot):
         if cell is not None and state.rolls:
             assert after.history[n] == Place(cell)
             said = game.announced()
-            assert any(t.startswith(f"{match.names[0]} (●) : pion en {cell_name(cell)}") for t in said[-12:]), said  # the computer's kept dice are said too
+            placed = f"{match.names[0]} (●) : pion en {cell_name(cell)}"
+            assert any(t.startswith(placed) for t in said[-12:]), said  # the computer's kept dice are said too
         if placed >= 4 and kept >= 2:
             break
     assert placed >= 4 and kept >= 2, (placed, kept, passed)

@@ -16,13 +16,11 @@ import shutil
 import time
 from pathlib import Path
 
-import pytest
-
 import build
+import pytest
 import serve
 from harness import site
-from harness.pages import (BOOT_TIMEOUT_MS, DESKTOP, GAME_PAGES, MOBILE, mark_unready, read_global, reload,
-                           wait_ready)
+from harness.pages import BOOT_TIMEOUT_MS, DESKTOP, GAME_PAGES, MOBILE, mark_unready, read_global, reload, wait_ready
 from harness.yams import play_one_turn
 
 BANNER_TEXT = "Nouvelle version disponible — recharger"

@@ -20,10 +20,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from harness.pages import GAME_PAGES, GamePage, js_global
 
 from pygames import FAMILIES
-
-from harness.pages import GAME_PAGES, GamePage, js_global
 
 #: Every game page; one embed page (the same scripts and template, keys of its own).
 PAGES = [(f, False) for f in GAME_PAGES] + [(GAME_PAGES[0], True)]
@@ -201,8 +200,10 @@ def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, req
     bad = [
         "{not json",
         json.dumps({"v": 1, "match": "0:0", "sections": [["section", {"id": "table"}, []]]}),
-        json.dumps({"v": 1, "match": digest, "sections": [["section", {"id": "table"}, [["script", {}, ["window.__pwned=1"]]]]]}),
-        json.dumps({"v": 1, "match": digest, "sections": [["section", {"id": "table", "onclick": "window.__pwned=1"}, []]]}),
+        json.dumps({"v": 1, "match": digest,
+                    "sections": [["section", {"id": "table"}, [["script", {}, ["window.__pwned=1"]]]]]}),
+        json.dumps({"v": 1, "match": digest,
+                    "sections": [["section", {"id": "table", "onclick": "window.__pwned=1"}, []]]}),
         json.dumps({"v": 1, "match": digest, "sections": [["section", {"id": "table"}, [["p", {"style": "x"}, []]]]]}),
         json.dumps({"v": 1, "match": digest, "sections": [["section", {"id": "table"}, [[[["p"]]]]]]}),
     ]

@@ -22,14 +22,13 @@ import random
 import re
 
 import pytest
-
-pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+from harness.le421 import paper_start
+from harness.pages import GAME_PAGES, GamePage, js_global
 
 from pygames import FAMILIES, DiceSampler, Match, Player
 from pygames.bots import bot_for
 
-from harness.le421 import paper_start
-from harness.pages import GAME_PAGES, GamePage, js_global
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 #: The pages whose dice a player keeps between throws (the others throw them all).
 KEEPING = [f for f in GAME_PAGES if f != "de-landais"]

@@ -16,13 +16,12 @@ import functools
 import json
 
 import pytest
-
-pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+from harness.pages import DESKTOP, GAME_PAGES, LANDSCAPE, PHONE_320, PHONE_360, GamePage
 
 from pygames import FAMILIES, DiceSampler, Match, Player
 from pygames.bots import bot_for
 
-from harness.pages import DESKTOP, GAME_PAGES, LANDSCAPE, PHONE_320, PHONE_360, GamePage
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 SIZES = {name: (v["width"], v["height"]) for name, v in
          (("320", PHONE_320), ("360", PHONE_360), ("1280", DESKTOP), ("740x360", LANDSCAPE))}

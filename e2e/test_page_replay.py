@@ -13,12 +13,11 @@ import base64
 import zlib
 
 import pytest
-
 import replay  # web/app/replay.py: the links' format
-from pygames import FAMILIES
-
 from harness import site
 from harness.pages import GAME_PAGES, GamePage, wait_ready
+
+from pygames import FAMILIES
 
 HOSTILE_NAME = '<img src=x onerror="window.hacked=1">'
 

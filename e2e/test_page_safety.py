@@ -11,12 +11,11 @@ import json
 import random
 
 import pytest
-
-pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+from harness.pages import ACTION_CONTROLS, GAME_PAGES, GamePage, aside_keys, empty_filler, fill_storage
 
 from pygames import FAMILIES, load_match
 
-from harness.pages import ACTION_CONTROLS, GAME_PAGES, GamePage, aside_keys, empty_filler, fill_storage
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 DEEP = '{"record":' + "[" * 20000 + "]" * 20000 + "}"
 CSP_WATCH = """

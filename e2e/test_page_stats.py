@@ -14,14 +14,13 @@ import json
 from pathlib import Path
 
 import pytest
-
-pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
-
 import stats  # web/app/stats.py: what the page computes
+from harness.pages import GAME_PAGES, GamePage, aside_keys, empty_filler, fill_storage
+
 from pygames import FAMILIES, DiceSampler, Match, Player, load_match
 from pygames.bots import bot_for
 
-from harness.pages import GAME_PAGES, GamePage, aside_keys, empty_filler, fill_storage
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 

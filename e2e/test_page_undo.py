@@ -12,13 +12,11 @@ from __future__ import annotations
 import random
 
 import pytest
-
-pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+from harness.pages import GAME_PAGES, GamePage
 
 from pygames import FAMILIES, DiceSampler, Match, Player, load_match
 
-from harness.pages import GAME_PAGES, GamePage
-
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 # --- positions made with the engine ---------------------------------------------------
 

@@ -18,11 +18,10 @@ import tarfile
 import zipfile
 
 import pytest
-
-from pygames import GAME_MODULES
-
 from harness import site
 from harness.pages import GAME_PAGES, js_global, read_global, wait_ready
+
+from pygames import GAME_MODULES
 
 # Which modules came from the stdlib zip, and from what kind of file.  Frozen
 # modules (os, io, site, ...) carry a __file__ in the zip but are never read.

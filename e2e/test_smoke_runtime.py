@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 import tarfile
+import urllib.request
 
 import build
 from harness import site

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import pytest
-
-pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+from harness.pages import GamePage
+from harness.site import WEB
+from harness.yams import check_sheet_totals, expected_ranking, read_ranking
 
 from pygames import find_game
 from pygames.yams.advisor import advise
 from pygames.yams.bots import ExpertBot as ExpertYamsBot
 from pygames.yams.tables import load_tables, rules_name
 
-from harness.pages import GamePage
-from harness.site import WEB
-from harness.yams import check_sheet_totals, expected_ranking, read_ranking
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 TABLES = {}
 
@@ -62,7 +61,9 @@ def test_advisor_shows_the_best_choices_and_can_apply_one(page, site_url, reques
     match = game.replay()
     expected = [(c.action, c.value) for c in advise(match.state, tables_for("yams")).choices]
     shown = page.eval_on_selector_all(
-        "#advice .advice-list li", "items => items.map(li => [li.querySelector('button').dataset.advice, li.querySelector('.advice-value').textContent])"
+        "#advice .advice-list li",
+        "items => items.map(li => [li.querySelector('button').dataset.advice,"
+        " li.querySelector('.advice-value').textContent])"
     )
     assert shown[0][0] == expected[0][0].notation()
     assert shown[0][1] == points(expected[0][1])

@@ -5,11 +5,10 @@ only, and a human against a computer seat; every score shown is checked against 
 from __future__ import annotations
 
 import pytest
-
-pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
-
 from harness.pages import DESKTOP, MOBILE, GamePage
 from harness.yams import YamsDriver, check_sheet_totals, expected_ranking, read_ranking, read_view, simulate
+
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 # Seeds where the test strategy earns the upper bonus and at least one Yam prime
 # (found offline with harness.yams.simulate).

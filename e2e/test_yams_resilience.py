@@ -7,12 +7,11 @@ import json
 import re
 
 import pytest
-
-pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
-
 from harness import site
 from harness.pages import DESKTOP, GamePage
 from harness.yams import XSS_NAME, YamsDriver, check_sheet_totals, expected_ranking, read_ranking, read_sheet, read_view
+
+pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 
 def _snapshot(page, match):

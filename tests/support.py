@@ -10,7 +10,6 @@ from pygames import find_game
 from pygames.cli import read_tables
 
 
-
 def _test_size() -> float:
     text = os.environ.get("PYGAMES_TEST_SIZE", "1")
     try:

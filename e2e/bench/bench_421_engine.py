@@ -18,7 +18,7 @@ import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
 from pygames import GAMES, DiceSampler, Match, Player  # noqa: E402
 from pygames.cli import _mean_se, _simulate_chunk  # noqa: E402
-from pygames.le421 import expert_bot, leader_values, follower_values, simple_bot  # noqa: E402
+from pygames.le421 import expert_bot, follower_values, leader_values, simple_bot  # noqa: E402
 
 
 def loss_rate(opponent: str, games: int, seed: str) -> tuple[float, float, float]:

@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Callable
 
 import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
-
 from harness import site  # noqa: E402
 
 #: A scenario: runs in a fresh page of the shared context; returns a dict with

@@ -32,7 +32,6 @@ import sys
 from pathlib import Path
 
 import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
-
 from harness import site  # noqa: E402
 from harness.pages import READY_JS, js_global  # noqa: E402
 
@@ -144,10 +143,12 @@ def main(argv=None) -> int:
         for scenario in ("first", "later", "saved"):
             row = f"{family:<11}{scenario:<7}"
             for r in rates:
-                row += f"{med(f'{family} {r}x {scenario}', 'content'):>12.0f}{med(f'{family} {r}x {scenario}', 'ready'):>11.0f}"
+                key = f"{family} {r}x {scenario}"
+                row += f"{med(key, 'content'):>12.0f}{med(key, 'ready'):>11.0f}"
             if {1, 4} <= set(rates):
                 for field, width in (("content", 15), ("ready", 13)):
-                    row += f"{med(f'{family} 4x {scenario}', field) / med(f'{family} 1x {scenario}', field):>{width}.2f}"
+                    ratio = med(f"{family} 4x {scenario}", field) / med(f"{family} 1x {scenario}", field)
+                    row += f"{ratio:>{width}.2f}"
             for r in rates:
                 key = f"{family} {r}x {scenario}"
                 row += f"{med(key, 'content') / med(key, 'ready'):>19.2f}"

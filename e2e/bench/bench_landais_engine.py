@@ -15,16 +15,21 @@ import time
 
 import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
 
-
 from pygames import DiceSampler, Match, Player, find_game  # noqa: E402
 from pygames.cli import main, read_tables  # noqa: E402
 from pygames.core import play_out  # noqa: E402
-from pygames.landais.bots import ExpertBot as ExpertLandaisBot, ThresholdBot  # noqa: E402
+from pygames.landais.bots import ExpertBot as ExpertLandaisBot  # noqa: E402
+from pygames.landais.bots import ThresholdBot
 from pygames.landais.cli import predicted_rate  # noqa: E402
-from pygames.landais.tables import load_tables  # noqa: E402
 from pygames.landais.solver import (  # noqa: E402
-    build_table, evaluate_pair, pair_rate, solve, table_mask, threshold_mask,
+    build_table,
+    evaluate_pair,
+    pair_rate,
+    solve,
+    table_mask,
+    threshold_mask,
 )
+from pygames.landais.tables import load_tables  # noqa: E402
 
 GAME = find_game("de-landais")
 

@@ -38,7 +38,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
-
 import build  # noqa: E402
 from harness import site  # noqa: E402
 

@@ -15,9 +15,9 @@ import sys
 import time
 
 import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
+from pygames.linotte_bots import ExpertBot, GreedyBot, SimpleBot  # noqa: E402
 
 from pygames import DiceSampler, Match, Player, find_game  # noqa: E402
-from pygames.linotte_bots import ExpertBot, GreedyBot, SimpleBot  # noqa: E402
 
 OPPONENTS = {"simple": SimpleBot, "greedy": GreedyBot, "expert": ExpertBot}
 

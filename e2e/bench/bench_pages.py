@@ -29,9 +29,9 @@ import sys
 import time
 
 import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
-
 from harness import site  # noqa: E402
 from harness.pages import READY_JS, js_global  # noqa: E402
+
 from pygames import FAMILIES  # noqa: E402
 
 ENABLED = "#table [data-action]:not([disabled]):not([hidden])"

@@ -29,7 +29,8 @@ ROOT = str(_paths.ROOT)
 from pygames import DiceSampler, Match, Player, find_game  # noqa: E402
 from pygames.cli import _simulate_chunk, read_tables  # noqa: E402
 from pygames.yams.advisor import advise  # noqa: E402
-from pygames.yams.bots import ExpertBot as ExpertYamsBot, turn_of  # noqa: E402
+from pygames.yams.bots import ExpertBot as ExpertYamsBot  # noqa: E402
+from pygames.yams.bots import turn_of  # noqa: E402
 from pygames.yams.solver import all_configs, evaluate, solve  # noqa: E402
 from pygames.yams.tables import load_tables, table_name  # noqa: E402
 

@@ -48,11 +48,10 @@ import zipfile
 from pathlib import Path
 
 import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
-
 import build  # noqa: E402
+from bench_boot import _load  # noqa: E402
 from harness import site  # noqa: E402
 from harness.pages import READY_JS, js_global  # noqa: E402
-from bench_boot import _load  # noqa: E402
 
 ROOT = site.ROOT
 STOCK_DIR = "__stock__/pyodide"

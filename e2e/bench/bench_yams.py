@@ -24,11 +24,9 @@ import sys
 from urllib.parse import urlparse
 
 import _paths  # noqa: E402,F401  (sys.path: the repository, web/tools/, e2e/)
-
+from bench_boot import _load, measure_bare_boot, print_report, run_bench  # noqa: E402
 from harness import site  # noqa: E402
 from harness.pages import READY_JS, js_global  # noqa: E402
-from bench_boot import _load, measure_bare_boot, print_report, run_bench  # noqa: E402
-
 
 
 def measure_yams_tti(page, site_url: str) -> dict:

@@ -6,14 +6,13 @@ person (seals 200 or more, or a winning seal) and its moves.
 
 from __future__ import annotations
 
+from harness.dice import DICE_JS
+from harness.pages import TURN_TIMEOUT_MS, GamePage
 from pygames.core import Match
 from pygames.dice import Roll
 from pygames.landais import Seal
 from pygames.landais.messages import throw_text
 from pygames.messages import text as words
-
-from harness.dice import DICE_JS
-from harness.pages import TURN_TIMEOUT_MS, GamePage
 
 THIN = "\u202f"
 

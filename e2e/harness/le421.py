@@ -7,15 +7,14 @@ that opens on a décharge.
 
 from __future__ import annotations
 
+from harness.dice import DICE_JS, THROWS_USED_JS
+from harness.pages import TURN_TIMEOUT_MS, GamePage
 from pygames import GAMES, DiceSampler, Match, Player
-from pygames.dice import Roll
 from pygames.core import bot_for
+from pygames.dice import Roll
 from pygames.le421 import hand_value, sorted_hand
 from pygames.le421.messages import hand_label, round_sentence
 from pygames.messages import text
-
-from harness.dice import DICE_JS, THROWS_USED_JS
-from harness.pages import TURN_TIMEOUT_MS, GamePage
 
 GAME = GAMES["421"]
 

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import json
 
+from harness.dice import DICE_JS
+from harness.pages import TURN_TIMEOUT_MS, GamePage
 from pygames import load_match
 from pygames.core import Match
 from pygames.linotte import EMPTY, PAWNS, Announce, cell_name, kind_label, window_points
 from pygames.messages import text
-
-from harness.dice import DICE_JS
-from harness.pages import TURN_TIMEOUT_MS, GamePage
-
 
 READ_JS = """
 (key) => {

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import json
 
-from pygames import FAMILIES, Match, load_match
-
 from harness import site
 from harness.dice import DiceTray
+from pygames import FAMILIES, Match, load_match
 
 #: Every game page the site has: a family of the registry with its table's markup
 #: (web/games/<id>/table.html); a game added to the registry with its page is in it.

@@ -19,11 +19,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pygames import GAMES, DiceSampler, Match, Player
-from pygames.yams import UPPER_IDS, Roll, Score
-
 from harness.dice import DICE_JS, THROWS_USED_JS, DiceTray
 from harness.pages import TURN_TIMEOUT_MS, GamePage, ranking
+from pygames import GAMES, DiceSampler, Match, Player
+from pygames.yams import UPPER_IDS, Roll, Score
 
 XSS_NAME = "<img src=x onerror=alert(1)>"
 

@@ -303,6 +303,17 @@ class Outcome:
         }
 
 
+def group_places(players: Iterable[int], key: Callable[[int], Any]) -> list[list[int]]:
+    """`players` grouped by place, the smallest `key` first; equal keys share a place."""
+    places: list[list[int]] = []
+    for p in sorted(players, key=key):
+        if places and key(places[-1][0]) == key(p):
+            places[-1].append(p)
+        else:
+            places.append([p])
+    return places
+
+
 def score_outcome(state: "State", ending: str = "points") -> Outcome:
     """The outcome of a game won on points: the highest score wins, equal tops draw."""
     scores = tuple(state.scores())
@@ -347,13 +358,7 @@ class State:
     def ranking(self) -> list[list[int]]:
         """Players grouped by place, best first (ties share a place)."""
         scores = self.scores()
-        places: list[list[int]] = []
-        for p in sorted(range(len(scores)), key=lambda p: -scores[p]):
-            if places and scores[places[-1][0]] == scores[p]:
-                places[-1].append(p)
-            else:
-                places.append([p])
-        return places
+        return group_places(range(len(scores)), lambda p: -scores[p])
 
     def outcome(self) -> Outcome | None:
         """How the game ended (None while it goes on). Default: won on points."""

@@ -159,3 +159,21 @@ class Cup:
         """Every distinct keep of the dice on the table (as sorted faces)."""
         limit = self.size - 1 if max_keep is None else max_keep
         return [Roll(k) for k in sub_multisets(tuple(sorted(self.dice)), limit)]
+
+
+class CupState:
+    """What a state that throws and keeps dice in a `Cup` shares (Yams, 421, Linotte): its
+    `cup` (`CUP_SIZE` dice, those whose places are in the field `CUP_AIR` in the air), and
+    a keep by places (``keep 6 6 @1,3``) checked against the dice on the table."""
+
+    CUP_SIZE: ClassVar[int]
+    CUP_AIR: ClassVar[str] = "rerolling"
+
+    @property
+    def cup(self) -> Cup:
+        return Cup(self.CUP_SIZE, self.dice, getattr(self, self.CUP_AIR))
+
+    def check_legal(self, action: Action) -> None:
+        super().check_legal(action)
+        if isinstance(action, Roll) and action.positions is not None:
+            self.cup.kept_places(action)  # raises if they don't match

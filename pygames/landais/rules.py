@@ -65,6 +65,7 @@ from ..core import (
     State,
     Throw,
     Word,
+    group_places,
     quote,
     replace,
 )
@@ -231,14 +232,7 @@ class LandaisState(State):
         return list(self.sealed)
 
     def ranking(self) -> list[list[int]]:
-        key = [(self.manches_won[p], self.sealed[p]) for p in range(len(self.sealed))]
-        places: list[list[int]] = []
-        for p in sorted(range(len(key)), key=lambda p: (-key[p][0], -key[p][1])):
-            if places and key[places[-1][0]] == key[p]:
-                places[-1].append(p)
-            else:
-                places.append([p])
-        return places
+        return group_places(range(len(self.sealed)), lambda p: (-self.manches_won[p], -self.sealed[p]))
 
     def outcome(self) -> Outcome | None:
         if not self.is_terminal():

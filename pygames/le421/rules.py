@@ -42,10 +42,11 @@ from ..core import (
     State,
     Throw,
     Word,
+    group_places,
     quote,
     replace,
 )
-from ..dice import Cup, Roll
+from ..dice import CupState, Roll
 from ..messages import Msg
 
 __all__ = [
@@ -262,7 +263,9 @@ class NextRound:
 
 
 @dataclass(frozen=True)
-class Le421State(State):
+class Le421State(CupState, State):
+    CUP_SIZE: ClassVar[int] = DICE
+    CUP_AIR: ClassVar[str] = "rolling"
     rules: Rules = field(repr=False)
     tokens: tuple[int, ...]
     pot: int
@@ -307,15 +310,6 @@ class Le421State(State):
             return [Roll()]
         return [*self.cup.keeps(), Stop()]  # throws < limit: a full hand ends by itself
 
-    @property
-    def cup(self) -> Cup:
-        return Cup(DICE, self.dice, self.rolling)
-
-    def check_legal(self, action: Action) -> None:
-        super().check_legal(action)
-        if isinstance(action, Roll) and action.positions is not None:
-            self.cup.kept_places(action)
-
     def why_illegal(self, action: Action) -> Msg:
         if isinstance(action, (Roll, Stop)) and not self.is_terminal() and not self.is_chance():
             if self.throws == 0:
@@ -351,13 +345,8 @@ class Le421State(State):
         """Winners in the order they left, then the others by tokens held."""
         places = [list(group) for group in self.left]
         out = {p for group in self.left for p in group}
-        rest = sorted((p for p in range(len(self.tokens)) if p not in out), key=lambda p: self.tokens[p])
-        for p in rest:
-            if places and len(places) > len(self.left) and self.tokens[places[-1][0]] == self.tokens[p]:
-                places[-1].append(p)
-            else:
-                places.append([p])
-        return places
+        rest = (p for p in range(len(self.tokens)) if p not in out)
+        return places + group_places(rest, lambda p: self.tokens[p])
 
     def outcome(self) -> Outcome | None:
         if not self.is_terminal():

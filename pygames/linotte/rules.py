@@ -46,7 +46,7 @@ from ..core import (
     replace,
     score_outcome,
 )
-from ..dice import Cup, Roll, counts
+from ..dice import Cup, CupState, Roll, counts
 from ..messages import Msg, Series
 
 __all__ = [
@@ -323,7 +323,8 @@ class TwelfthPawn:
 
 
 @dataclass(frozen=True)
-class LinotteState(State):
+class LinotteState(CupState, State):
+    CUP_SIZE: ClassVar[int] = DICE
     rules: Rules = field(repr=False)
     board: tuple[int, ...] = (EMPTY,) * (SIZE * SIZE)  # the player owning each cell, or -1
     player: int = 0
@@ -372,15 +373,6 @@ class LinotteState(State):
         actions += [Place(c) for c in self.placeable_cells()]
         actions.append(Pass())
         return actions
-
-    @property
-    def cup(self) -> Cup:
-        return Cup(DICE, self.dice, self.rerolling)
-
-    def check_legal(self, action: Action) -> None:
-        super().check_legal(action)
-        if isinstance(action, Roll) and action.positions is not None:
-            self.cup.kept_places(action)  # raises if they don't match
 
     def why_illegal(self, action: Action) -> Msg:
         if self.is_chance() or isinstance(action, Throw):

@@ -28,7 +28,7 @@ from ..core import (
     replace,
     unknown_action,
 )
-from ..dice import Cup, Roll, counts
+from ..dice import CupState, Roll, counts
 from ..messages import AnyOf, Msg
 
 __all__ = [
@@ -200,7 +200,8 @@ class Sheet:
 
 
 @dataclass(frozen=True)
-class YamsState(State):
+class YamsState(CupState, State):
+    CUP_SIZE: ClassVar[int] = DICE
     rules: Rules = field(repr=False)
     sheets: tuple[tuple[int | None, ...], ...]
     primes: tuple[int, ...]  # number of yam primes earned by each player
@@ -234,15 +235,6 @@ class YamsState(State):
             actions += self.cup.keeps()
         actions += [Score(b) for b in self.scorable()]
         return actions
-
-    @property
-    def cup(self) -> Cup:
-        return Cup(DICE, self.dice, self.rerolling)
-
-    def check_legal(self, action: Action) -> None:
-        super().check_legal(action)
-        if isinstance(action, Roll) and action.positions is not None:
-            self.cup.kept_places(action)  # raises if they don't match
 
     def why_illegal(self, action: Action) -> Msg:
         if isinstance(action, Roll):

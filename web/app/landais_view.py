@@ -15,8 +15,7 @@ position ({"scores": [...], "first": seat}).
 """
 
 from dom import by_id, clear, el, on, said, show
-from tray import DiceTray
-from view import View as BaseView
+from tray import DiceTray, TrayView
 from words import number as fmt
 from words import percent, plural, signed
 
@@ -45,7 +44,7 @@ def parse_points(text):
     return int(clean)
 
 
-class View(BaseView):
+class View(TrayView):
     def __init__(self, table):
         super().__init__(table)
         self.tray = DiceTray(table, DICE, keeping=False)  # drawn only: every throw is of three
@@ -282,17 +281,14 @@ class View(BaseView):
 
     def on_key(self, event):
         key = event.key
+        if self.roll_key(event):
+            return
         if key in ("s", "S"):
             event.preventDefault()
             if self._can_seal():
                 self.table.play(Seal())
-        elif key in (" ", "Enter", "Spacebar"):
-            # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
-            event.preventDefault()
-            if self._can_roll():
-                self.table.play(Roll())
 
-    def _can_roll(self):
+    def can_roll(self):
         return self.table.my_turn and self.match.state.can_roll
 
     def _can_seal(self):
@@ -460,7 +456,7 @@ class View(BaseView):
         if state.is_chance():
             return
         target = state.rules.target
-        current = state.current_player() if not state.is_terminal() else None
+        current = self.table.to_move  # (never a chance node here)
         last = state.last
         by_id("target").textContent = fmt(target)
         # The dice: the last throw, dimmed once its series is over.
@@ -509,7 +505,7 @@ class View(BaseView):
             note.textContent = ""
         # The controls.
         roll, seal = by_id("roll"), by_id("seal")
-        roll.disabled = not self._can_roll()
+        roll.disabled = not self.can_roll()
         roll.textContent = "Lancer" if state.pending == "start" or current is None else "Relancer"
         seal.disabled = not self._can_seal()
         seal.textContent = f"Sceller {fmt(floating)}" if floating else "Sceller"

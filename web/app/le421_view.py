@@ -20,8 +20,7 @@ game starts).
 import asyncio
 
 from dom import by_id, clear, el, on, said, set_text, show
-from tray import DiceTray
-from view import View as BaseView
+from tray import DiceTray, TrayView
 from words import plural
 
 from pygames import GameError
@@ -50,7 +49,7 @@ def hand_id(state):
     return (state.round, state.rampos, state.turn)
 
 
-class View(BaseView):
+class View(TrayView):
     # For the statistics (stats_view.py): a score is minus the tokens left, fewer is better.
     stats_unit = "jetons"
 
@@ -119,12 +118,6 @@ class View(BaseView):
         self._replay(match)
         self._build_seats()
 
-    def restore_ui(self, blob):
-        self.tray.restore(blob)
-
-    def ui_state(self):
-        return self.tray.ui_state()
-
     def focus(self):
         roll, stop = by_id("roll"), by_id("stop")
         if not roll.disabled:
@@ -179,21 +172,16 @@ class View(BaseView):
 
     def on_key(self, event):
         key = event.key
-        if self.tray.on_key(event):
+        if self.tray.on_key(event) or self.roll_key(event):
             return
         if key in ("s", "S"):
             event.preventDefault()
             if self._can_stop():
                 self.table.play(Stop())
-        elif key in (" ", "Enter", "Spacebar"):
-            # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
-            event.preventDefault()
-            if self._can_roll():
-                self.table.play(by_id("roll").dataset.action)
 
     # --- the player's hand ------------------------------------------------------------
 
-    def _can_roll(self):
+    def can_roll(self):
         state = self.table.state
         return self.table.my_turn and state.throws < state.limit and len(self.tray.held) < DICE
 
@@ -381,7 +369,7 @@ class View(BaseView):
         state = match.state
         if state.is_chance():
             return
-        current = state.current_player() if not state.is_terminal() else None
+        current = self.table.to_move  # (never a chance node here)
         held = self.tray.held
         # The pot.
         self._coins(by_id("pot-coins"), state.pot)
@@ -407,7 +395,7 @@ class View(BaseView):
             caption.textContent = ""
         # The controls.
         roll, stop, auto = by_id("roll"), by_id("stop"), by_id("auto-charge")
-        roll.disabled = not self._can_roll()
+        roll.disabled = not self.can_roll()
         roll.dataset.action = self.tray.notation()
         kept = len(held)
         roll.textContent = (

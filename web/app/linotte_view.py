@@ -15,8 +15,7 @@ import asyncio
 
 from dom import by_id, clear, el, on, said
 from pyscript import document
-from tray import DiceTray
-from view import View as BaseView
+from tray import DiceTray, TrayView
 from words import plural
 
 from pygames.linotte import (
@@ -68,7 +67,7 @@ def svg(tag, **attrs):
     return node
 
 
-class View(BaseView):
+class View(TrayView):
     def __init__(self, table):
         super().__init__(table)
         self.tray = DiceTray(table, 5, redraw=self.render,
@@ -114,12 +113,6 @@ class View(BaseView):
                 last = (step.before.current_player(), events_text(step.after))
                 cell = step.action.cell if isinstance(step.action, Place) else None
         return last, cell
-
-    def restore_ui(self, blob):
-        self.tray.restore(blob)
-
-    def ui_state(self):
-        return self.tray.ui_state()
 
     def focus(self):
         state = self.match.state
@@ -203,7 +196,7 @@ class View(BaseView):
 
     def on_key(self, event):
         key, target = event.key, event.target
-        if self.tray.on_key(event):
+        if self.tray.on_key(event) or self.roll_key(event):
             return
         if key in ("p", "P"):
             event.preventDefault()
@@ -229,15 +222,10 @@ class View(BaseView):
             else:
                 c = SIZE - 1
             self._focus_cell(r * SIZE + c)
-        elif key in (" ", "Enter", "Spacebar"):
-            # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
-            event.preventDefault()
-            if self._can_roll():
-                self.table.play(by_id("roll").dataset.action)
 
     # --- the player's hand ------------------------------------------------------------
 
-    def _can_roll(self):
+    def can_roll(self):
         state = self.table.state
         return self.table.my_turn and state.rolls < ROLLS and len(self.tray.held) < 5
 
@@ -331,7 +319,7 @@ class View(BaseView):
         state = match.state
         if state.is_chance():
             return
-        current = state.current_player() if not state.is_terminal() else None
+        current = self.table.to_move  # (never a chance node here)
         human = self.table.my_turn
         placeable = set(state.placeable_cells()) if human else set()
         self._draw_board(state, placeable)
@@ -443,7 +431,7 @@ class View(BaseView):
 
     def _draw_controls(self, state, human):
         roll = by_id("roll")
-        roll.disabled = not self._can_roll()
+        roll.disabled = not self.can_roll()
         roll.dataset.action = self.tray.notation()
         kept = len(self.tray.held) if state.dice else 0
         roll.textContent = (

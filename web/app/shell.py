@@ -137,8 +137,12 @@ class Shell:
         self._adopt(match)
         self.last_saved = storage.get(self.store_key)
         self.view.restore_ui(blob)
+        self._resumed()
+
+    def _resumed(self) -> None:
+        """A game taken up again is on the table: its end screen, or the next move."""
         self.show_table()
-        if match.state.is_terminal():
+        if self.match.state.is_terminal():
             self.show_end()
             return
         self.announce("Partie reprise.")
@@ -703,12 +707,7 @@ class Shell:
             return
         self._adopt(match)
         self.save()
-        self.show_table()
-        if match.state.is_terminal():
-            self.show_end()
-            return
-        self.announce("Partie reprise.")
-        self.schedule_bots()
+        self._resumed()
 
     def _on_storage(self, event):
         """Another tab saved (or abandoned) this game: follow it, so no action is lost."""

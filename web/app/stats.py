@@ -110,20 +110,21 @@ def check(value) -> dict:
     return clean
 
 
-def _mapping(value, limit, what) -> dict:
-    if not isinstance(value, dict):
-        raise BadStats(f"{what} illisibles")
+def _bounded(value, kind: type, limit: int, unreadable: str):
+    """`value` if it is a `kind` of at most `limit` entries; else BadStats(`unreadable`)."""
+    if not isinstance(value, kind):
+        raise BadStats(unreadable)
     if len(value) > limit:
-        raise BadStats(f"{what} : trop d'entrées")
+        raise BadStats(f"{unreadable.rsplit(' ', 1)[0]} : trop d'entrées")
     return value
+
+
+def _mapping(value, limit, what) -> dict:
+    return _bounded(value, dict, limit, f"{what} illisibles")
 
 
 def _list(value, limit, what) -> list:
-    if not isinstance(value, list):
-        raise BadStats(f"{what} illisible")
-    if len(value) > limit:
-        raise BadStats(f"{what} : trop d'entrées")
-    return value
+    return _bounded(value, list, limit, f"{what} illisible")
 
 
 def _int(value, what, low=0) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 
 from dom import by_id, el, on, said
+from view import View
 
 from pygames.dice import Roll
 from pygames.messages import Name
@@ -177,3 +178,30 @@ class DiceTray:
                 die.offsetWidth  # restart the animation
                 die.classList.add("rolling")
         self._thrown = ()
+
+
+class TrayView(View):
+    """A view whose dice are a `DiceTray` (``self.tray``): the kept dice are its page-only
+    state, saved with the game; Space or Enter throws them (`roll_key`)."""
+
+    tray: DiceTray
+
+    def restore_ui(self, blob: dict) -> None:
+        self.tray.restore(blob)
+
+    def ui_state(self) -> dict:
+        return self.tray.ui_state()
+
+    def can_roll(self) -> bool:
+        """May the person throw now (the roll button is enabled)?"""
+        return False
+
+    def roll_key(self, event) -> bool:
+        """Space or Enter throws, when `can_roll` (never on a focused control: the shell
+        leaves those keys to it, flow.py); True when the key was one of them."""
+        if event.key not in (" ", "Enter", "Spacebar"):
+            return False
+        event.preventDefault()
+        if self.can_roll():
+            self.table.play(by_id("roll").dataset.action)
+        return True

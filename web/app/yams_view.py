@@ -9,8 +9,7 @@ plays (``roll``, or ``keep 3 5 @1,4``).
 
 from dom import by_id, clear, el, on, said
 from pyscript import document, window
-from tray import DiceTray
-from view import View as BaseView
+from tray import DiceTray, TrayView
 from words import decimal as points
 from words import plural
 
@@ -23,7 +22,7 @@ ROLLS = 3
 NBSP = "\u00a0"  # a list of dice never breaks across lines
 
 
-class View(BaseView):
+class View(TrayView):
     has_analysis = True
 
     def __init__(self, table):
@@ -46,12 +45,6 @@ class View(BaseView):
         self.tray.drop()
         self.just_scored = None
         self._build_sheet()
-
-    def restore_ui(self, blob):
-        self.tray.restore(blob)
-
-    def ui_state(self):
-        return self.tray.ui_state()
 
     def focus(self):
         by_id("roll").focus()
@@ -105,17 +98,12 @@ class View(BaseView):
         return None
 
     def on_key(self, event):
-        if self.tray.on_key(event):
-            return
-        if event.key in (" ", "Enter", "Spacebar"):
-            # (never on a focused control: the shell leaves Space and Enter to it, flow.py)
-            event.preventDefault()
-            if self._can_roll():
-                self.table.play(by_id("roll").dataset.action)
+        if not self.tray.on_key(event):
+            self.roll_key(event)
 
     # --- the player's hand ------------------------------------------------------------
 
-    def _can_roll(self):
+    def can_roll(self):
         state = self.table.state
         return self.table.my_turn and state.rolls < ROLLS and len(self.tray.held) < 5
 
@@ -214,7 +202,7 @@ class View(BaseView):
         state = match.state
         if state.is_chance():
             return
-        current = state.current_player() if not state.is_terminal() else None
+        current = self.table.to_move  # (never a chance node here)
         human = self.table.my_turn
         potential = state.potential() if human else {}
         legal = set(state.scorable()) if human else set()
@@ -251,7 +239,7 @@ class View(BaseView):
             self._set_cell("total", p, ("text", str(sheet.total), cls))
         self.tray.draw()
         roll = by_id("roll")
-        roll.disabled = not self._can_roll()
+        roll.disabled = not self.can_roll()
         roll.dataset.action = self.tray.notation()
         kept = len(self.tray.held)
         roll.textContent = (

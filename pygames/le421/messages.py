@@ -59,6 +59,7 @@ register({
     "421.start.all_tokens": "Position de départ : un joueur a déjà tous les jetons.",
     "421.start.leader_tokens": "Position de départ : celui qui commence la décharge doit avoir "
                                "des jetons.",
+    "421.error.expert_needs_tables": "L'expert du 421 à deux joueurs a besoin de ses tables.",
     "421.error.rank_dice": "Il faut exactement {n} dés (par exemple : rank421 4 2 1).",
     # a round in one sentence
     "421.round.charge": "{worst} ({worst_hand}) prend {tokens} au pot, meilleure main : "

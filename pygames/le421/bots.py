@@ -166,6 +166,27 @@ def follower_expectation(rules: Rules, best: tuple, worst: tuple, limit: int, ca
     return sum(p * v for p, v in zip(_tables(rules).first, values[1]))
 
 
+def _prefix_sums(t: _Tables, pay: Sequence[float]):
+    """Per keep, over the follower's hand index r: the sum of p·pay over the hands h < r
+    it lands on (stronger than r), the probability p of landing on r, and P(h > r)."""
+    n = len(t.values)
+    below, at, above = [], [], []
+    for land in t.lands:
+        dense = [0.0] * n
+        for h, p in land:
+            dense[h] = p
+        acc, acc_p, b, a = 0.0, 0.0, [], []
+        for r in range(n):
+            b.append(acc)
+            acc += dense[r] * pay[r]
+            acc_p += dense[r]
+            a.append(1.0 - acc_p)
+        below.append(b)
+        at.append(dense)
+        above.append(a)
+    return below, at, above
+
+
 @lru_cache(maxsize=4096)
 def leader_values(rules: Rules, cap_own: int, cap_other: int):
     """A two-player décharge leader's expected tokens shed, by throws used and hand.
@@ -183,21 +204,7 @@ def leader_values(rules: Rules, cap_own: int, cap_other: int):
     loss = [min(v, cap_own) for v in t.values]  # what it receives from a best hand r
     tie = [0.5 * win[r] - 0.5 * loss[r] for r in range(n)]
     lands = t.lands
-    # Per keep, over the follower's hand index: P(h < r)·win summed, P(h = r), P(h > r).
-    below_win, at, above = [], [], []
-    for land in lands:
-        dense = [0.0] * n
-        for h, p in land:
-            dense[h] = p
-        acc_win, acc_p, bw, ab = 0.0, 0.0, [], []
-        for r in range(n):
-            bw.append(acc_win)
-            acc_win += dense[r] * win[r]
-            acc_p += dense[r]
-            ab.append(1.0 - acc_p)
-        below_win.append(bw)
-        at.append(dense)
-        above.append(ab)
+    below_win, at, above = _prefix_sums(t, win)
     keep_range = range(len(lands))
     hand_keeps = t.hand_keeps
     first = t.first
@@ -353,20 +360,7 @@ def _leader(rules: Rules, fw, fl):
     n = len(t.values)
     keeps_of, lands_of = _getters(rules)
     tie = [0.5 * (fw[r] + fl[r]) for r in range(n)]
-    below, at, above = [], [], []  # per keep: sum of p·fw over h < r, p at r, P(h > r)
-    for land in t.lands:
-        dense = [0.0] * n
-        for h, p in land:
-            dense[h] = p
-        acc, acc_p, b, a = 0.0, 0.0, [], []
-        for r in range(n):
-            b.append(acc)
-            acc += dense[r] * fw[r]
-            acc_p += dense[r]
-            a.append(1.0 - acc_p)
-        below.append(b)
-        at.append(dense)
-        above.append(a)
+    below, at, above = _prefix_sums(t, fw)
     keeps = range(len(t.lands))
     first = t.first
     stop: list = [None, [], [], []]

@@ -27,8 +27,8 @@ from words import plural
 from pygames import GameError
 from pygames.core import Throw
 from pygames.dice import Roll
-from pygames.le421 import DICE, Stop
-from pygames.le421.messages import describe_events, hand_label, round_sentence
+from pygames.le421 import DICE, Stop, advise
+from pygames.le421.messages import advice_choice, advice_value, describe_events, hand_label, round_sentence
 from pygames.messages import Name, render
 from pygames.messages import text as words
 
@@ -190,6 +190,46 @@ class View(BaseView):
             event.preventDefault()
             if self._can_roll():
                 self.table.play(by_id("roll").dataset.action)
+
+    # --- the advisor --------------------------------------------------------------------
+
+    def advice(self, state, tables):
+        """Stopping and each keep, with the probability of winning the game (two players:
+        what the expert plays by), or the tokens shed in the round (three or more)."""
+        found = advise(state, tables)
+        if not found.choices:
+            return [], ""
+        best = found.choices[0]
+        nodes = [el("p", words("421.advice.best", choice=advice_choice(state, best.action)), "advice-best")]
+        listing = el("ol", None, "advice-list")
+        for choice in found.choices:
+            item = el("li")
+            label = words(advice_choice(state, choice.action))
+            item.appendChild(el("button", label[:1].upper() + label[1:], "choice-button ghost small",
+                                type="button", data_advice=choice.action.notation()))
+            item.appendChild(el("span", words(advice_value(found.measure, choice.value)), "advice-value"))
+            listing.appendChild(item)
+        nodes.append(listing)
+        nodes.append(el("p", words("421.advice.exact" if found.exact else "421.advice.approximation"), "hint"))
+        summary = words("421.advice.summary", choices=" ; ".join(
+            words("421.advice.item", choice=advice_choice(state, c.action),
+                  value=advice_value(found.measure, c.value)) for c in found.choices[:3]))
+        return nodes, summary
+
+    def take_advice(self, notation):
+        action = self.match.game.parse_action(notation)
+        state = self.match.state
+        if isinstance(action, Roll) and action.keep:
+            # Show the advised dice as kept; the player throws when ready.
+            self.tray.keep(state.cup.places_of(action.keep))
+            self.table.changed()
+            self.render()
+            by_id("roll").focus()
+        elif isinstance(action, Roll):
+            self.tray.drop()
+            self.table.play(Roll())
+        else:
+            self.table.play(action)
 
     # --- the player's hand ------------------------------------------------------------
 

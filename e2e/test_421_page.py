@@ -427,3 +427,76 @@ def test_embed_page(page, site_url, request_log, screenshot):
     match = replay(page, key)
     assert match.players[1].seat == "expert" and match.history[0] == Roll()
     screenshot(page, "421_embed")
+
+
+# --- the expert that plays to win the game, and the advisor ------------------------------
+
+
+def shipped_421_tables(options=None):
+    """The expert's table of these options, read from the shipped file as the page reads it."""
+    from pygames.le421 import FAMILY
+    from pygames.le421.tables import load_tables
+
+    name = FAMILY.game_tables(GAME, options or {})
+    return name, load_tables((ROOT / "web" / "tables" / f"{name}.bin").read_bytes())
+
+
+def test_two_experts_play_the_solved_table(page, site_url, request_log):
+    """Two experts play a whole game on the embed page: the page fetches the expert's
+    solved table of these options, and every decision it made is the one pygames' expert
+    makes from the shipped file (neither the round approximation nor the simple player it
+    would fall back to: some decisions differ from each)."""
+    from pygames.le421.bots import ExpertBot, RoundBot, SimpleBot
+
+    name, tables = shipped_421_tables({"pot": 11})
+    with page.expect_response(lambda r: r.url.endswith(f"tables/{name}.bin"), timeout=90_000) as got:
+        open_421(page, site_url, seed="e2e-421-experts-1", path="embed-421.html",
+                 extra="&players=A:expert,B:expert&options=pot=11&id=experts")
+    assert got.value.ok
+    page.wait_for_function("!document.getElementById('end').hidden", timeout=180_000)
+    match = replay(page, f"{STORE_KEY}:experts")
+    assert match.state.is_terminal() and match.options["pot"] == 11
+    expert, round_bot, simple_bot = ExpertBot(tables), RoundBot(), SimpleBot()
+    state = GAME.new_state(match.players, match.options)
+    decisions = not_round = not_simple = 0
+    for action in match.history:
+        if not state.is_chance() and state.decharge and state.throws and not state.rampo:
+            assert expert(state) == action, (state, action)
+            decisions += 1
+            not_round += round_bot(state) != action
+            not_simple += simple_bot(state) != action
+        state = state.apply(action)
+    assert decisions >= 10 and not_round >= 1 and not_simple >= 1
+
+
+ADVICE_JS = """() => [...document.querySelectorAll('#advice .advice-list li')].map(li =>
+    [li.querySelector('button').dataset.advice, li.querySelector('.advice-value').textContent])"""
+
+
+def test_the_advisor_gives_each_choice_s_chance_of_winning(page, site_url, request_log):
+    """A two-player décharge begun on paper: Conseil lists the choices pygames' advisor
+    gives, best first, each with its probability of winning the game as the page says it."""
+    from pygames.le421 import advise
+    from pygames.le421.messages import advice_value
+
+    _, tables = shipped_421_tables()
+    open_421(page, site_url, seed="e2e-421-advice")
+    page.check("#paper")
+    page.fill("#paper-pot", "0")
+    page.fill("#paper-tokens", "3 18")
+    page.fill("#paper-leader", "1")
+    start_game(page, [("Léa", "human"), ("Paul", "expert")])
+    for throw in range(2):
+        state = replay(page).state
+        assert state.decharge and state.current_player() == 0 and state.throws == throw
+        page.click("#advise")
+        page.wait_for_selector("#advice .advice-value", timeout=30_000)
+        shown = page.evaluate(ADVICE_JS)
+        found = advise(state, tables)
+        assert found.exact and found.choices
+        assert shown == [[c.action.notation(), text(advice_value("win", c.value))] for c in found.choices]
+        assert "de chances de gagner la partie" in shown[0][1]
+        page.click("#advise")  # closed
+        if throw == 0:
+            page.click("#roll")
+            wait_record_grows(page, 0)

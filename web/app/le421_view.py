@@ -217,19 +217,7 @@ class View(BaseView):
         return nodes, summary
 
     def take_advice(self, notation):
-        action = self.match.game.parse_action(notation)
-        state = self.match.state
-        if isinstance(action, Roll) and action.keep:
-            # Show the advised dice as kept; the player throws when ready.
-            self.tray.keep(state.cup.places_of(action.keep))
-            self.table.changed()
-            self.render()
-            by_id("roll").focus()
-        elif isinstance(action, Roll):
-            self.tray.drop()
-            self.table.play(Roll())
-        else:
-            self.table.play(action)
+        self.tray.take_advice(self.match.game.parse_action(notation))
 
     # --- the player's hand ------------------------------------------------------------
 

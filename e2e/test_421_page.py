@@ -496,7 +496,18 @@ def test_the_advisor_gives_each_choice_s_chance_of_winning(page, site_url, reque
         assert found.exact and found.choices
         assert shown == [[c.action.notation(), text(advice_value("win", c.value))] for c in found.choices]
         assert "de chances de gagner la partie" in shown[0][1]
-        page.click("#advise")  # closed
         if throw == 0:
+            page.click("#advise")  # closed
             page.click("#roll")
             wait_record_grows(page, 0)
+    # Taking the best choice: a keep shows its dice held, anything else is played.
+    best = found.choices[0].action
+    n = len(replay(page).history)
+    page.click(f'#advice button[data-advice="{best.notation()}"]')
+    if isinstance(best, Roll) and best.keep:
+        page.wait_for_function("document.querySelectorAll('#dice [aria-pressed=true]').length > 0")
+        held = [d["face"] for d in read(page)["dice"] if d["held"]]
+        assert sorted(held) == sorted(best.keep) and read(page)["roll"]["action"].startswith("keep")
+    else:
+        wait_record_grows(page, n)
+        assert replay(page).history[n] == best

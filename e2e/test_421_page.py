@@ -9,13 +9,17 @@ from __future__ import annotations
 import pytest
 from harness.le421 import Driver, check_table, paper_start, read, simulate_auto_charge, tokens_text, wait_human_or_end
 from harness.pages import DESKTOP, LANDSCAPE, PHONE_320, PHONE_360, GamePage, open_embedded
+from harness.site import WEB
 
+from pygames import GAMES
 from pygames.dice import Roll
 from pygames.le421 import Stop
 from pygames.le421.messages import round_sentence
 from pygames.messages import text
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
+
+GAME = GAMES["421"]
 
 
 def test_full_game_against_the_computer(page, site_url, request_log, screenshot):
@@ -158,3 +162,83 @@ def test_embed_page(page, site_url, request_log, screenshot):
     match = game.replay()
     assert match.players[1].seat == "expert" and match.history[0] == Roll()
     screenshot(page, "421_embed")
+
+
+# --- the expert that plays to win the game, and the advisor ------------------------------
+
+
+def shipped_421_tables(options=None):
+    """The expert's table of these options, read from the shipped file as the page reads it."""
+    from pygames.le421 import FAMILY
+    from pygames.le421.tables import load_tables
+
+    name = FAMILY.game_tables(GAME, options or {})
+    return name, load_tables((WEB / "tables" / f"{name}.bin").read_bytes())
+
+
+def test_two_experts_play_the_solved_table(page, site_url, request_log):
+    """Two experts play a whole game on the embed page: the page fetches the expert's
+    solved table of these options, and every decision it made is the one pygames' expert
+    makes from the shipped file (neither the round approximation nor the simple player it
+    would fall back to: some decisions differ from each)."""
+    from pygames.le421.bots import ExpertBot, RoundBot, SimpleBot
+
+    name, tables = shipped_421_tables({"pot": 11})
+    game = GamePage(page, site_url, "421", embed=True, instance="experts")
+    with page.expect_response(lambda r: r.url.endswith(f"tables/{name}.bin"), timeout=90_000) as got:
+        game.open(fresh=True, seed="e2e-421-experts-1", players="A:expert,B:expert", options="pot=11")
+    assert got.value.ok
+    game.wait_end()
+    match = game.replay()
+    assert match.state.is_terminal() and match.options["pot"] == 11
+    expert, round_bot, simple_bot = ExpertBot(tables), RoundBot(), SimpleBot()
+    state = GAME.new_state(match.players, match.options)
+    decisions = not_round = not_simple = 0
+    for action in match.history:
+        if not state.is_chance() and state.decharge and state.throws and not state.rampo:
+            assert expert(state) == action, (state, action)
+            decisions += 1
+            not_round += round_bot(state) != action
+            not_simple += simple_bot(state) != action
+        state = state.apply(action)
+    assert decisions >= 10 and not_round >= 1 and not_simple >= 1
+
+
+ADVICE_JS = """() => [...document.querySelectorAll('#advice .advice-list li')].map(li =>
+    [li.querySelector('button').dataset.advice, li.querySelector('.advice-value').textContent])"""
+
+
+def test_the_advisor_gives_each_choice_s_chance_of_winning(page, site_url, request_log):
+    """A two-player décharge begun on paper: Conseil lists the choices pygames' advisor
+    gives, best first, each with its probability of winning the game as the page says it."""
+    from pygames.le421 import advise
+    from pygames.le421.messages import advice_value
+
+    _, tables = shipped_421_tables()
+    game = GamePage(page, site_url, "421").open(fresh=True, seed="e2e-421-advice")
+    game.start_game([("Léa", "human"), ("Paul", "expert")], fields=paper_start(1, "3 18"))
+    for throw in range(2):
+        state = game.replay().state
+        assert state.decharge and state.current_player() == 0 and state.throws == throw
+        page.click("#advise")
+        page.wait_for_selector("#advice .advice-value", timeout=30_000)
+        shown = page.evaluate(ADVICE_JS)
+        found = advise(state, tables)
+        assert found.exact and found.choices
+        assert shown == [[c.action.notation(), text(advice_value("win", c.value))] for c in found.choices]
+        assert "de chances de gagner la partie" in shown[0][1]
+        if throw == 0:
+            page.click("#advise")  # closed
+            page.click("#roll")
+            game.wait_actions_above(0)
+    # Taking the best choice: a keep shows its dice held, anything else is played.
+    best = found.choices[0].action
+    n = game.actions()
+    page.click(f'#advice button[data-advice="{best.notation()}"]')
+    if isinstance(best, Roll) and best.keep:
+        page.wait_for_function("document.querySelectorAll('#dice [aria-pressed=true]').length > 0")
+        held = [d["face"] for d in read(page)["dice"] if d["held"]]
+        assert sorted(held) == sorted(best.keep) and read(page)["roll"]["action"].startswith("keep")
+    else:
+        game.wait_actions_above(n)
+        assert game.replay().history[n] == best

@@ -273,8 +273,9 @@ def cmd_simulate(args, out: TextIO) -> int:
 
 def cmd_solve(args, out: TextIO) -> int:
     """A family's exact solver (its `solver` module); the game id picks the family."""
-    if args.all:
-        for family in FAMILIES.values():
+    if args.all:  # every option set: of the game's family if one is named, else of all
+        families = [family_of(find_game(args.game))] if args.game else FAMILIES.values()
+        for family in families:
             if family.solver:
                 import_module(family.cli).solve(None, {}, args, out)
         return 0

@@ -304,6 +304,7 @@ register({
     "tables.why.length": "données de mauvaise longueur",
     "tables.why.hash": "données corrompues (empreinte)",
     "tables.why.fields": "en-tête incomplet ou incohérent",
+    "tables.why.values": "valeurs hors de [0, 1]",
     "tables.stale": "Les tables « {name} » ne correspondent plus aux règles : il faut les "
                     "reconstruire ({command}).",
     "tables.missing": "Tables de l'expert introuvables : {path} ({command}).",

@@ -1,9 +1,12 @@
-"""Le 421's computer players, every level in one place.
+"""Le 421's computer players, every level in one place, and the advisor.
 
-Every level: `naive_bot` (*débutant*) rolls once and stops; `simple_bot` (*facile*) keeps the dice of a
-421 or a fiche and stops on a good hand or on a hand that beats the round so far;
-`expert_bot` (*expert*) plays the décharge by expectation of tokens shed (given away, minus received)
-in the round:
+`NaiveBot` (*débutant*) rolls once and stops; `SimpleBot` (*facile*) keeps the dice of
+a 421 or a fiche and stops on a good hand or on a hand that beats the round so far;
+`ExpertBot` (*expert*) plays to win the game: in a two-player décharge (or when two are
+left) it maximises its probability of winning, exactly, from the solved table of
+`pygames.le421.tables` (see the comment above `TIE`); with three players or more it
+plays the round approximation, `RoundBot`: the expected tokens shed (given away, minus
+received) in the round:
 
 * Two players, exactly.  The follower knows the hand it must beat (the leader's, and
   in how many throws); for every hand it may hold and throws used it compares stopping
@@ -23,8 +26,10 @@ in the round:
   between counts 0, and a tie at either end counts half.  Players still to throw are
   ignored.  The leader plays as in a two-player décharge against one follower holding
   as many tokens as the richest other player.
-"""
 
+`advise` gives the player to move every choice with its probability of winning (two
+players) or its expected tokens shed (three or more, flagged as not exact).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -33,9 +38,10 @@ from itertools import combinations_with_replacement
 from operator import itemgetter, mul
 from typing import Sequence
 
-from ..core import Action
+from ..core import Action, Advice, Choice, GameError
 from ..dice import Roll, rolls, sub_multisets
 from .rules import DICE, THROWS, Le421State, Rules, Stop, _rank_index, hand_value, ranked_hands, sorted_hand
+from .tables import WinTables
 
 
 class NaiveBot:
@@ -160,6 +166,27 @@ def follower_expectation(rules: Rules, best: tuple, worst: tuple, limit: int, ca
     return sum(p * v for p, v in zip(_tables(rules).first, values[1]))
 
 
+def _prefix_sums(t: _Tables, pay: Sequence[float]):
+    """Per keep, over the follower's hand index r: the sum of p·pay over the hands h < r
+    it lands on (stronger than r), the probability p of landing on r, and P(h > r)."""
+    n = len(t.values)
+    below, at, above = [], [], []
+    for land in t.lands:
+        dense = [0.0] * n
+        for h, p in land:
+            dense[h] = p
+        acc, acc_p, b, a = 0.0, 0.0, [], []
+        for r in range(n):
+            b.append(acc)
+            acc += dense[r] * pay[r]
+            acc_p += dense[r]
+            a.append(1.0 - acc_p)
+        below.append(b)
+        at.append(dense)
+        above.append(a)
+    return below, at, above
+
+
 @lru_cache(maxsize=4096)
 def leader_values(rules: Rules, cap_own: int, cap_other: int):
     """A two-player décharge leader's expected tokens shed, by throws used and hand.
@@ -177,21 +204,7 @@ def leader_values(rules: Rules, cap_own: int, cap_other: int):
     loss = [min(v, cap_own) for v in t.values]  # what it receives from a best hand r
     tie = [0.5 * win[r] - 0.5 * loss[r] for r in range(n)]
     lands = t.lands
-    # Per keep, over the follower's hand index: P(h < r)·win summed, P(h = r), P(h > r).
-    below_win, at, above = [], [], []
-    for land in lands:
-        dense = [0.0] * n
-        for h, p in land:
-            dense[h] = p
-        acc_win, acc_p, bw, ab = 0.0, 0.0, [], []
-        for r in range(n):
-            bw.append(acc_win)
-            acc_win += dense[r] * win[r]
-            acc_p += dense[r]
-            ab.append(1.0 - acc_p)
-        below_win.append(bw)
-        at.append(dense)
-        above.append(ab)
+    below_win, at, above = _prefix_sums(t, win)
     keep_range = range(len(lands))
     hand_keeps = t.hand_keeps
     first = t.first
@@ -276,11 +289,220 @@ def _follower_stop(t: _Tables, best: tuple, worst: tuple, h: int, j: int, cap_ow
     return (0.5 * win if key == best else 0.0) - (0.5 * loss if key == worst else 0.0)
 
 
-class ExpertBot:
-    """*Expert*: the décharge played by `expert_choice` (the charge and the rampos have
-    nothing to decide)."""
+class RoundBot:
+    """The round approximation (`expert_choice`: the expected tokens shed in the round);
+    the *expert* plays it with three players or more, and was the expert before it played
+    to win the game (the charge and the rampos have nothing to decide)."""
 
     def __call__(self, state: Le421State) -> Action:
         if state.throws == 0 or not state.decharge or state.rampo:
             return Roll()
         return expert_choice(state)[0]
+
+
+# The expert that plays to win the game, from the solved table (pygames.le421.tables).
+#
+# The table holds V[x], the leader's chance of winning the game at the start of a
+# two-player décharge round where he holds x tokens.  A round then ends in one of three
+# ways.  The best hand gives m = min(its value, the tokens its holder has) to the worst:
+# if that was all his tokens its holder has won, otherwise the receiver leads the next
+# round with his tokens plus m, worth V of that to him (`WinTables.payoffs`).  The same
+# hand in the same number of throws is a rampo, won by either side with probability 1/2,
+# so it is worth half of each outcome.  The follower knows the leader's hand r and
+# throws k: he maximises his chance over the throws he has left (`_follower`).  The
+# leader compares stopping on r after k throws, worth one minus the follower's best,
+# with each keep (`_leader`: the 56 × 3 stops are the costly part, 6 to 15 ms in
+# CPython, computed once per leader's tokens).
+
+TIE = 1e-12  # a keep must beat stopping (or an earlier keep) by more than this
+
+
+def _stop_before_last(fw, fl, r: int, h: int) -> float:
+    """The follower's chance if he stops on hand h before his last throw: an equal hand
+    in fewer throws is stronger, so h beats r as soon as it is not weaker."""
+    return fw[h] if h <= r else fl[r]
+
+
+def _follower(rules: Rules, fw, fl, r: int, k: int):
+    """(start, conts) of a follower against hand r in k throws: his chance before his
+    first throw, and conts[j][c] that of keep c at throw j."""
+    t = _tables(rules)
+    n = len(t.values)
+    tie = 0.5 * (fw[r] + fl[r])
+    values = [fw[h] if h < r else tie if h == r else fl[r] for h in range(n)]  # his last throw
+    conts: list = [None] * k
+    for j in range(k - 1, 0, -1):
+        cont = _continuations(t, values)
+        conts[j] = cont
+        values = [max(_stop_before_last(fw, fl, r, h), max(cont[c] for c in t.hand_keeps[h]))
+                  for h in range(n)]
+    start = sum(p * v for p, v in zip(t.first, values))
+    return start, tuple(conts)
+
+
+@lru_cache(maxsize=None)
+def _getters(rules: Rules):
+    """Per hand, its keeps' values out of a list over keeps; per keep, the values of the
+    hands it can land on and their probabilities (the inner loops of `_leader`)."""
+    t = _tables(rules)
+    keeps = tuple(itemgetter(*k) for k in t.hand_keeps)
+    lands = tuple((itemgetter(*(h for h, _ in land)), tuple(p for _, p in land)) for land in t.lands)
+    return keeps, lands
+
+
+def _leader(rules: Rules, fw, fl):
+    """(stop, conts, start) of a leader: stop[k][r] his chance if he stops on hand r after
+    k throws, conts[j][c] that of keep c at throw j, start his chance before his first
+    throw (V[x] again, as V solves the round).  As `leader_values`, for chances of
+    winning the game: the follower's last throw pays a threshold function of his hand, so
+    each keep's expectation over it comes from prefix sums."""
+    t = _tables(rules)
+    n = len(t.values)
+    keeps_of, lands_of = _getters(rules)
+    tie = [0.5 * (fw[r] + fl[r]) for r in range(n)]
+    below, at, above = _prefix_sums(t, fw)
+    keeps = range(len(t.lands))
+    first = t.first
+    stop: list = [None, [], [], []]
+    for r in range(n):
+        fl_r, tie_r = fl[r], tie[r]
+        last = [below[c][r] + at[c][r] * tie_r + above[c][r] * fl_r for c in keeps]
+        stop[1].append(1.0 - last[0])  # one throw: the empty keep is a full throw
+        # Before his last throw an equal hand already beats r: fw up to r, fl_r below.
+        best = [max(get(last)) for get in keeps_of]
+        v2 = [max(a, b) for a, b in zip(fw[: r + 1], best)] + [max(fl_r, b) for b in best[r + 1 :]]
+        stop[2].append(1.0 - sum(map(mul, first, v2)))
+        cont = [sum(map(mul, probs, get(v2))) for get, probs in lands_of]
+        best = [max(get(cont)) for get in keeps_of]
+        v1 = [max(a, b) for a, b in zip(fw[: r + 1], best)] + [max(fl_r, b) for b in best[r + 1 :]]
+        stop[3].append(1.0 - sum(map(mul, first, v1)))
+    values = stop[THROWS]
+    conts: list = [None] * THROWS
+    for j in range(THROWS - 1, 0, -1):
+        cont = _continuations(t, values)
+        conts[j] = cont
+        values = [max(stop[j][h], max(get(cont))) for h, get in enumerate(keeps_of)]
+    start = sum(map(mul, first, values))
+    return (None, *map(tuple, stop[1:])), tuple(conts), start
+
+
+def leader(tables: WinTables, x: int):
+    """`_leader` of a leader holding x tokens, computed once per table."""
+    if x not in tables.leaders:
+        tables.leaders[x] = _leader(tables.rules, *tables.payoffs(x))
+    return tables.leaders[x]
+
+
+def follower(tables: WinTables, x: int, r: int, k: int):
+    """`_follower` against hand r in k throws, the leader holding x tokens, computed once."""
+    key = (x, r, k)
+    if key not in tables.followers:
+        tables.followers[key] = _follower(tables.rules, *tables.payoffs(x), r, k)
+    return tables.followers[key]
+
+
+def two_players(state: Le421State) -> bool:
+    """A décharge round between two players: where the solution is exact (with two
+    players left of more, the others hold no token: theirs is the same décharge)."""
+    return state.decharge and len(state.round_order) == 2
+
+
+def _best(values) -> int:
+    """The index of the choice to play among stop (first) and the keeps: stop unless a
+    keep does better by more than TIE, the first best keep otherwise."""
+    best = 0
+    for i in range(1, len(values)):
+        if values[i] > values[best] + TIE:
+            best = i
+    return best
+
+
+def _check(state: Le421State, tables: WinTables | None) -> WinTables:
+    if tables is None:
+        raise GameError("421.error.expert_needs_tables")
+    if tables.rules != state.rules:
+        raise GameError("tables.wrong_rules", name=tables.name)
+    return tables
+
+
+def _decision(state: Le421State, tables: WinTables):
+    """In a two-player décharge: the mover's chance of winning if he has not thrown yet,
+    else (his hand's index, the value of stopping, the value of each keep)."""
+    index = _rank_index(state.rules)
+    x = state.tokens[state.leader]
+    if state.turn == 0:  # the leader
+        if state.throws == 0:
+            return tables.value(x)
+        stop, conts, _ = leader(tables, x)
+        h = index[sorted_hand(state.dice)]
+        return h, stop[state.throws][h], conts[state.throws]
+    lead = state.hands[state.leader]
+    r, k = index[lead.dice], lead.throws
+    start, conts = follower(tables, x, r, k)
+    if state.throws == 0:
+        return start
+    h = index[sorted_hand(state.dice)]
+    fw, fl = tables.payoffs(x)
+    return h, _stop_before_last(fw, fl, r, h), conts[state.throws]
+
+
+def _deciding(state) -> bool:
+    """A décharge hand the mover may stop or keep (the charge and rampos throw once)."""
+    return (isinstance(state, Le421State) and state.current_player() >= 0 and state.decharge
+            and not state.rampo)
+
+
+def _ranked(choices: list) -> tuple[Choice, ...]:
+    """The choice `_best` picks first (stop on a tie), the others by value."""
+    best = _best([c.value for c in choices])
+    rest = sorted(choices[:best] + choices[best + 1 :], key=lambda c: -c.value)
+    return (choices[best], *rest)
+
+
+def advise(state: Le421State, tables: WinTables | None) -> Advice:
+    """The choices of the player to move, best first, with what each is worth.
+
+    In a two-player décharge: stop and every keep, each with his probability of winning
+    the game (``measure="win"``, exact: what the expert plays by); before his first throw,
+    the throw alone with his chance.  With three players or more: the same choices valued
+    by the round approximation (``"tokens"``: expected tokens shed in the round), not
+    exact, and no table needed.  The charge and the rampos have no decision: no choice."""
+    if not _deciding(state):
+        return Advice((), "win", True)
+    t = _tables(state.rules)
+    if not two_players(state):
+        if state.throws == 0:
+            return Advice((), "tokens", False)
+        action, values = expert_choice(state)
+        actions = {a.notation(): a for a in (Stop(), *(Roll(k) for k in t.keeps))}
+        choices = [Choice(actions[n], v) for n, v in values.items()]
+        best = next(c for c in choices if c.action == action)
+        rest = sorted((c for c in choices if c is not best), key=lambda c: -c.value)
+        return Advice((best, *rest), "tokens", False)
+    found = _decision(state, _check(state, tables))
+    if not isinstance(found, tuple):
+        return Advice((Choice(Roll(), found),), "win")
+    h, stop_value, cont = found
+    choices = [Choice(Stop(), stop_value)] + [Choice(Roll(t.keeps[c]), cont[c]) for c in t.hand_keeps[h]]
+    return Advice(_ranked(choices), "win")
+
+
+class ExpertBot:
+    """*Expert*: plays to win the game.  In a two-player décharge it plays the first of
+    `advise`'s choices (the same comparison, without building them all); with three
+    players or more the round approximation (`RoundBot`); it throws where there is
+    nothing to decide.  `tables`: the option set's `WinTables`."""
+
+    def __init__(self, tables: WinTables | None = None):
+        self.tables = tables
+
+    def __call__(self, state: Le421State) -> Action:
+        if state.throws == 0 or not state.decharge or state.rampo:
+            return Roll()
+        if not two_players(state):
+            return expert_choice(state)[0]
+        h, stop_value, cont = _decision(state, _check(state, self.tables))
+        t = _tables(state.rules)
+        keeps = t.hand_keeps[h]
+        best = _best([stop_value, *(cont[c] for c in keeps)])
+        return Stop() if best == 0 else Roll(t.keeps[keeps[best - 1]])

@@ -17,6 +17,7 @@ from .rules import (
     RampoStarts,
     RoundResult,
     Settled,
+    Stop,
     Stopped,
     Thrown,
     hand_info,
@@ -59,6 +60,7 @@ register({
     "421.start.all_tokens": "Position de départ : un joueur a déjà tous les jetons.",
     "421.start.leader_tokens": "Position de départ : celui qui commence la décharge doit avoir "
                                "des jetons.",
+    "421.error.expert_needs_tables": "L'expert du 421 à deux joueurs a besoin de ses tables.",
     "421.error.rank_dice": "Il faut exactement {n} dés (par exemple : rank421 4 2 1).",
     # a round in one sentence
     "421.round.charge": "{worst} ({worst_hand}) prend {tokens} au pot, meilleure main : "
@@ -78,6 +80,20 @@ register({
     "421.keeps": "{player} garde {dice}.",
     "421.next_thrower": "À {player} de lancer.",
     "count.throws": ("{n} coup", "{n} coups"),
+    # the advisor ("Conseil")
+    "421.advice.best": "Meilleur choix : {choice}",
+    "421.advice.throw": "lancer les dés",
+    "421.advice.stop": "s'arrêter sur {hand}",
+    "421.advice.reroll_all": "relancer les 3 dés",
+    "421.advice.keep": ("garder {dice}, relancer {n} dé", "garder {dice}, relancer {n} dés"),
+    "421.advice.win": "{percent} de chances de gagner la partie",
+    "421.advice.tokens": "{value} jetons en moyenne (donnés moins reçus dans le tour)",
+    "421.advice.exact": "Calculé exactement pour toute la suite de la partie, à deux joueurs.",
+    "421.advice.approximation": "Approximation : à plus de deux joueurs, le conseiller compte "
+                                "les jetons donnés moins ceux reçus dans ce tour, pas les "
+                                "chances de gagner la partie.",
+    "421.advice.summary": "Conseil : {choices}.",
+    "421.advice.item": "{choice} : {value}",
     # the terminal's table
     "421.text.title": "Le 421 — {phase}, tour {round} — pot : {pot}",
     "421.text.rampo_best": "{phase} (meilleure place)",
@@ -181,6 +197,24 @@ def render_text(state: Le421State, names: Sequence[str]) -> str:
     if state.last is not None:
         lines.append(text("421.text.last", round=round_sentence(state.last, names)))
     return "\n".join(lines)
+
+
+def advice_choice(state: Le421State, action) -> Msg:
+    """One of the advisor's choices in words: stop on this hand, keep these dice."""
+    if isinstance(action, Stop):
+        return Msg("421.advice.stop", hand=hand_label(state.dice))
+    if not state.dice:
+        return Msg("421.advice.throw")
+    if not action.keep:
+        return Msg("421.advice.reroll_all")
+    return Msg("421.advice.keep", dice=" ".join(map(str, action.keep)), n=len(state.dice) - len(action.keep))
+
+
+def advice_value(measure: str, value: float) -> Msg:
+    """What a choice is worth: a chance of winning the game, or tokens shed in the round."""
+    if measure == "win":
+        return Msg("421.advice.win", percent=f"{100 * value:.1f}".replace(".", ",") + "\u00a0%")
+    return Msg("421.advice.tokens", value=f"{value:+.2f}".replace(".", ",").replace("-", "\u2212"))
 
 
 def describe_events(state: Le421State, names: Sequence[str]):

@@ -14,9 +14,9 @@ import pytest
 from pygames import GAMES, Match, Player
 from pygames.dice import Roll
 from pygames.le421 import Rules, Stop, hand_rank, hand_value, sorted_hand
-from pygames.le421.bots import ExpertBot, expert_choice, leader_values
+from pygames.le421.bots import RoundBot, expert_choice, leader_values
 
-expert_bot = ExpertBot()
+expert_bot = RoundBot()  # the round approximation (the expert with three players or more)
 
 GAME = GAMES["421"]
 FACES = range(1, 7)

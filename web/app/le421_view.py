@@ -26,8 +26,8 @@ from words import plural
 from pygames import GameError
 from pygames.core import Throw
 from pygames.dice import Roll
-from pygames.le421 import DICE, Stop
-from pygames.le421.messages import describe_events, hand_label, round_sentence
+from pygames.le421 import DICE, Stop, advise
+from pygames.le421.messages import advice_choice, advice_value, describe_events, hand_label, round_sentence
 from pygames.messages import Name, render
 from pygames.messages import text as words
 
@@ -178,6 +178,34 @@ class View(TrayView):
             event.preventDefault()
             if self._can_stop():
                 self.table.play(Stop())
+
+    # --- the advisor --------------------------------------------------------------------
+
+    def advice(self, state, tables):
+        """Stopping and each keep, with the probability of winning the game (two players:
+        what the expert plays by), or the tokens shed in the round (three or more)."""
+        found = advise(state, tables)
+        if not found.choices:
+            return [], ""
+        best = found.choices[0]
+        nodes = [el("p", words("421.advice.best", choice=advice_choice(state, best.action)), "advice-best")]
+        listing = el("ol", None, "advice-list")
+        for choice in found.choices:
+            item = el("li")
+            label = words(advice_choice(state, choice.action))
+            item.appendChild(el("button", label[:1].upper() + label[1:], "choice-button ghost small",
+                                type="button", data_advice=choice.action.notation()))
+            item.appendChild(el("span", words(advice_value(found.measure, choice.value)), "advice-value"))
+            listing.appendChild(item)
+        nodes.append(listing)
+        nodes.append(el("p", words("421.advice.exact" if found.exact else "421.advice.approximation"), "hint"))
+        summary = words("421.advice.summary", choices=" ; ".join(
+            words("421.advice.item", choice=advice_choice(state, c.action),
+                  value=advice_value(found.measure, c.value)) for c in found.choices[:3]))
+        return nodes, summary
+
+    def take_advice(self, notation):
+        self.tray.take_advice(self.match.game.parse_action(notation))
 
     # --- the player's hand ------------------------------------------------------------
 

@@ -77,6 +77,20 @@ class DiceTray:
     def drop(self) -> None:
         self._held = set()
 
+    def take_advice(self, action) -> None:
+        """The advisor's choice, clicked: a keep shows its dice held (the player throws
+        when ready), a full throw drops what was held and throws, anything else plays."""
+        if isinstance(action, Roll) and action.keep:
+            self.keep(self.table.state.cup.places_of(action.keep))
+            self.table.changed()
+            self.redraw()
+            by_id("roll").focus()
+        elif isinstance(action, Roll):
+            self.drop()
+            self.table.play(Roll())
+        else:
+            self.table.play(action)
+
     def toggle(self, place: int) -> None:
         """A person keeps, or lets go of, the die at `place`."""
         state = self.table.state

@@ -326,18 +326,7 @@ class View(TrayView):
         return nodes, "Conseil : " + self._describe_choice(state, choices[0][0]) + "."
 
     def take_advice(self, notation):
-        action = self.match.game.parse_action(notation)
-        if isinstance(action, Roll) and action.keep:
-            # Show the advised dice as kept; the player rolls when ready.
-            self.tray.keep(self.match.state.places_of(action.keep))
-            self.table.changed()
-            self.render()
-            by_id("roll").focus()
-        elif isinstance(action, Roll):
-            self.tray.drop()
-            self.table.play(Roll())
-        else:
-            self.table.play(action)
+        self.tray.take_advice(self.match.game.parse_action(notation))
 
     def analysis(self, match, tables):
         reviews = analyse(match, tables)

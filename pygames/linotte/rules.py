@@ -606,7 +606,7 @@ class Linotte(Game):
         Option("defi", False),
     )
     actions = (Roll, Announce, Place, Pass)
-    seats = ("human", "simple", "expert")
+    seats = ("human", "simple", "medium", "expert")
 
     def rules(self, options: Mapping[str, Any]) -> Rules:
         options = self.resolve_options(options)

@@ -262,6 +262,9 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
     page.set_viewport_size(DESKTOP)
     open_page(page, site_url, seed="e2e-linotte-full")
     assert page.locator("#setup").is_visible()
+    levels = page.locator("#player-rows li").nth(1).locator("select option")
+    assert [t.strip() for t in levels.all_text_contents()] == [
+        "Humain", "Ordinateur (facile)", "Ordinateur (moyen)", "Ordinateur (expert)"]
     fill_setup(page, [("Léa", "human"), ("Robot", "simple")])
     screenshot(page, "linotte_1280_setup")
     start(page)

@@ -24,6 +24,9 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
     page.set_viewport_size(DESKTOP)
     game = GamePage(page, site_url, "linotte").open(fresh=True, seed="e2e-linotte-full")
     assert page.locator("#setup").is_visible()
+    levels = page.locator("#player-rows li").nth(1).locator("select option")
+    assert [t.strip() for t in levels.all_text_contents()] == [
+        "Humain", "Ordinateur (facile)", "Ordinateur (moyen)", "Ordinateur (expert)"]
     game.fill_setup([("Léa", "human"), ("Robot", "simple")])
     screenshot(page, "linotte_1280_setup")
     game.start()

@@ -278,6 +278,8 @@ def test_each_page_archive_holds_its_own_game_only(tmp_path):
             assert f"{path}.py" in part or f"{path}.pyc" in part, (page_id, mod)
     yams = _members(tmp_path / manifest["pages"]["yams"])
     assert "pygames/yams/tables.pyc" in yams and "pygames/yams/advisor.pyc" in yams
+    linotte = _members(tmp_path / manifest["pages"]["linotte"])
+    assert {"pygames/linotte/search.pyc", "pygames/linotte/weights.pyc"} <= set(linotte)
     # the numpy solver stays out of every page: the table's format is in tables.py
     assert not [n for p in manifest["pages"].values() for n in _members(tmp_path / p)
                 if "solver" in n], "a page archive holds a solver"

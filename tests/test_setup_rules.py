@@ -65,6 +65,15 @@ def py_check(raw, rules):
         return "bad"
 
 
+def test_the_linotte_setup_offers_each_level_of_the_computer():
+    seats = RULES["linotte"]["rulesets"]["linotte"]["seats"]
+    assert [s for s, _ in seats] == ["human", "simple", "medium", "expert"]
+    assert dict(seats)["medium"] == "Ordinateur (moyen)"
+    raw = json.dumps({"game": "linotte", "players": [{"name": "Léa", "seat": "human"},
+                                                     {"name": "Ordi", "seat": "medium"}]})
+    assert py_check(raw, RULES["linotte"]) == js_check([(raw, RULES["linotte"])])[0] != "bad"
+
+
 # --- hostile texts ------------------------------------------------------------------------
 
 NAMES = ["", "Léa", "A" * 39, "A" * 40, "A" * 41, "😀" * 39 + "ab", "😀" * 45, "\u202eRTL",

@@ -1,12 +1,13 @@
 """Le Jeu de la linotte: five dice, three rolls, twelve pawns each on a 5×5 board.
 
-`rules` (the board as data, sec, appel, alignments), `bots` (*facile*, *expert*), `cli`
-(its command), `messages` (its words).
+`rules` (the board as data, sec, appel, alignments), `bots` (*facile*, *moyen*, *expert*),
+`search` (the expert's dice, board value and reply), `weights` (its fitted board value),
+`cli` (its command), `messages` (its words).
 """
 
 from ..core import Family
 from . import messages
-from .bots import ExpertBot, SimpleBot
+from .bots import ExpertBot, MediumBot, SimpleBot
 from .rules import *  # noqa: F401,F403  (the rules' names, as pygames.linotte.X)
 from .rules import GAMES
 
@@ -14,7 +15,8 @@ FAMILY = Family(
     id="linotte",
     games=GAMES,
     view="linotte_view",
-    bots={"simple": lambda tables: SimpleBot(), "expert": lambda tables: ExpertBot()},
+    bots={"simple": lambda tables: SimpleBot(), "medium": lambda tables: MediumBot(),
+          "expert": lambda tables: ExpertBot()},
     text=messages,
     commands=("linotte-score",),
     cli="pygames.linotte.cli",

@@ -1,7 +1,8 @@
 """The Jeu de la linotte's computer players, every level in one place: `SimpleBot`
-(*facile*), `GreedyBot` (a benchmark opponent) and `ExpertBot` (*expert*).
+(*facile*), `GreedyBot` (a benchmark opponent), `MediumBot` (*moyen*: the expert before
+`pygames.linotte.search`) and `ExpertBot` (*expert*, its search in `pygames.linotte.search`).
 
-The expert plays in two layers.
+The middle level plays in two layers.
 
 1. **Where a pawn is worth putting.**  A player's points are the three-cell windows he
    fills alone (see `pygames.linotte`), so the board is judged window by window: a window
@@ -23,6 +24,11 @@ The expert plays in two layers.
    That is about 10 k multiply-adds per programme, a few milliseconds in CPython.
    The programmes are cached for the turn.
 
+The expert (`ExpertBot`) plays its dice exactly within the turn for a board value fitted
+on self-play (`pygames.linotte.weights`), weighs every appel with the keeps the rules leave
+it, and near the end judges its best placements by the opponent's whole reply (see
+`pygames.linotte.search`).
+
 `GreedyBot` takes the placement that gains the most points at once; `SimpleBot` takes
 any cell the dice allow.  Both reroll towards their most frequent face and never call.
 """
@@ -36,6 +42,7 @@ from itertools import combinations_with_replacement
 from ..core import Action
 from ..dice import rolls as dice_rolls
 from ..dice import sub_multisets
+from . import search
 from .rules import (
     DEFI,
     EMPTY,
@@ -54,6 +61,7 @@ from .rules import (
     majeures,
     window_points,
 )
+from .search import Turn, appel_keeps, dice_tables, needs_search
 
 # --- the simple players --------------------------------------------------------------
 
@@ -159,7 +167,7 @@ def reach() -> dict[str, float]:
     return out
 
 
-# --- the expert ------------------------------------------------------------------------
+# --- the middle level ------------------------------------------------------------------
 
 WEIGHT = (0.03, 0.15, 0.5)  # a window with 0, 1, 2 pawns of one player and no other's
 THREAT = 1.15  # the opponent moves next: his windows weigh a little more
@@ -168,7 +176,7 @@ RESULT = 50.0  # a placement that ends the game: won +RESULT, lost -RESULT
 HORIZON = 0  # turns left under which open windows fade (0: they never do; 6 was no better)
 
 
-class ExpertBot:
+class MediumBot:
     def __init__(self, weights=WEIGHT, threat=THREAT, pawn_cost=PAWN_COST, horizon=HORIZON):
         self.weights, self.threat, self.pawn_cost = weights, threat, pawn_cost
         self.horizon = horizon
@@ -358,3 +366,69 @@ class ExpertBot:
             if keep is not None and value > stop[self._hand(state)] + 1e-12:
                 return keep
         return self._place_best(state, plan)
+
+
+# --- the expert ----------------------------------------------------------------------
+
+
+class ExpertBot:
+    """The expert: `bot(state)` returns its action (`search=False`: never the reply)."""
+
+    def __init__(self, search: bool = True):
+        self.search = search
+        self._turn: tuple | None = None
+
+    def turn(self, state: LinotteState) -> Turn:
+        key = (state.board, state.player, state.rules)
+        if self._turn is None or self._turn[0] != key:
+            searched = self.search and needs_search(state.board, state.rules)
+            self._turn = (key, Turn(state.board, state.player, state.rules, searched))
+        return self._turn[1]
+
+    def __call__(self, state: LinotteState) -> Action:
+        if state.rolls == 0:
+            return Roll()
+        turn = self.turn(state)
+        t = dice_tables()
+        stop_value, stop_action = self._ending(state, turn)
+        if state.rolls >= ROLLS:
+            return stop_action
+        keeps = {t.keep_index[a.keep]: a for a in state.legal_actions() if isinstance(a, Roll)}
+        rolls_left = ROLLS - state.rolls
+        if state.target and state.rolls == 1:  # just announced: the appel's best keep
+            values = turn.keep_values(state.target, keeps, rolls_left)
+            return keeps[max(values, key=values.get)]
+        best_value, best = stop_value, stop_action
+        if keeps:
+            values = turn.keep_values(state.target, keeps, rolls_left)
+            k = max(values, key=values.get)
+            if values[k] > best_value + 1e-12:
+                best_value, best = values[k], keeps[k]
+        if state.rolls == 1 and not state.target:
+            hand = t.hand_index[tuple(sorted(state.dice))]
+            for target in state.appel_targets():
+                if not turn.multi_valued(target) and turn.appel_best(target) <= turn.passing:
+                    continue  # no appel cell worth more than passing
+                allowed = appel_keeps(state.rules.defi)[target][hand]
+                values = turn.keep_values(target, allowed, rolls_left)
+                if values and max(values.values()) > best_value + 1e-9:
+                    best_value, best = max(values.values()), Announce(target)
+        return best
+
+    @staticmethod
+    def _ending(state: LinotteState, turn: Turn) -> tuple[float, Action]:
+        """The best way to end the turn now: a placement, or passing."""
+        best_value, best = turn.passing, Pass()
+        for c in state.placeable_cells():
+            if turn.cell[c] > best_value:
+                best_value, best = turn.cell[c], Place(c)
+        return best_value, best
+
+
+def warm(seats) -> None:
+    """Build the dice tables the first decision of these seats needs (a page calls it while
+    idle)."""
+    if "expert" in seats:
+        search.warm()
+    if "medium" in seats:
+        reach()

@@ -63,6 +63,8 @@ register({
     "linotte.error.no_roll_left": "Plus de lancer ce tour : posez un pion ou passez.",
     "linotte.error.sec_reroll": "Après un sec, l'appel doit relancer au moins un dé de la "
                                 "combinaison.",
+    "linotte.error.appel_certain": "L'appel ({target}) doit rester une vraie chance : les dés "
+                                   "gardés le font déjà, relancez-en un de plus.",
     "linotte.error.appel_made": "L'appel est déjà annoncé.",
     "linotte.error.appel_when": "L'appel s'annonce juste après le premier lancer.",
     "linotte.error.appel_defi": "Avec le défi, annoncer « announce defi ».",

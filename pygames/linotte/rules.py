@@ -15,6 +15,20 @@ number of three-cell windows the run covers, the identity the scoring code uses.
 Readings where the seed is silent (see RULINGS.md):
 - After a sec, an appel must reroll at least one die of *each* majeure the first roll
   showed (with 1-1-1-1-3, a 1: keeping the four 1s would make the appel certain).
+- No keep may leave the named majeure already made by the kept dice alone: the reroll that
+  follows the appel must be able to fail, whatever the sec was (`made_by_kept`, checked by
+  trying every face of the rerolled dice).  One die at least is rerolled, so, majeure by
+  majeure:
+  full, quinte, yam: never certain — each needs the rerolled die to be one face or two
+  (keep 6-6-6-6 of a yam: only a 6 makes the full, the yam);
+  carré: certain exactly when four equal dice are kept (after a yam sec, keep three);
+  small: never certain — k kept dice sum to k at least, and the 5 − k rerolled may show
+  6 each: k + 6 (5 − k) > 8 for every k ≤ 4;
+  *défi* (any majeure): certain exactly when four equal dice are kept (a carré whatever
+  the fifth; 1-1-1-2 kept fails on a 4, 1-1-1 on 2-4).
+  Four equal dice on the table are a carré sec, so without a sec the rule never binds;
+  it governs the reroll right after the appel — later the dice have shown it or not, and
+  keeping a made appel to go on rolling risks nothing the player could not have had.
 - An appel must be followed by at least one more roll, and then only the appel cells (and,
   with the option, the named majeure's own cell) may take the pawn; a failed appel
   places nothing.
@@ -47,6 +61,7 @@ from ..core import (
     score_outcome,
 )
 from ..dice import Cup, CupState, Roll, counts
+from ..dice import rolls as dice_rolls
 from ..messages import Msg, Series
 
 __all__ = [
@@ -54,8 +69,8 @@ __all__ = [
     "FIVES", "FiveInARow", "GAMES", "LINES", "LineMade", "Linotte", "LinotteState", "MAJEURES",
     "MAJEURE_WORDS", "PAWNS", "Pass", "Passed", "PawnPlaced", "Place", "PointsGained", "ROLLS",
     "Roll", "Rules", "SIZE", "TwelfthPawn", "WINDOWS", "WINDOWS_OF_CELL", "cell_index",
-    "cell_name", "combinations", "describe_dice", "kind_label", "majeures", "runs",
-    "unaccented", "window_points",
+    "cell_name", "combinations", "describe_dice", "kind_label", "made_by_kept", "majeures", "runs",
+    "shows", "unaccented", "window_points",
 ]
 
 
@@ -146,6 +161,18 @@ def majeures(dice: Sequence[int]) -> tuple[str, ...]:
     if max(c) == 5:
         shown.append("yam")
     return tuple(shown)
+
+
+def shows(dice: Sequence[int], target: str) -> bool:
+    """Five dice fulfil an appel of `target` (a majeure, or any majeure for the défi)."""
+    shown = majeures(dice)
+    return bool(shown) if target == DEFI else target in shown
+
+
+@lru_cache(maxsize=None)
+def made_by_kept(keep: tuple[int, ...], target: str) -> bool:
+    """The kept dice alone make the appel: every face of every rerolled die shows it."""
+    return all(shows(keep + faces, target) for faces, _ in dice_rolls(DICE - len(keep)))
 
 
 def combinations(dice: Sequence[int]) -> tuple[str, ...]:
@@ -367,7 +394,8 @@ class LinotteState(CupState, State):
             return [Roll()]
         actions: list[Action] = []
         if self.rolls < ROLLS:
-            actions += [k for k in _keeps(tuple(sorted(self.dice))) if self._keeps_sec_rule(k)]
+            actions += [k for k in _keeps(tuple(sorted(self.dice)))
+                        if self._keeps_sec_rule(k) and not self._makes_appel_certain(k)]
         if self.rolls == 1 and not self.target:
             actions += [Announce(t) for t in self.appel_targets()]
         actions += [Place(c) for c in self.placeable_cells()]
@@ -384,6 +412,10 @@ class LinotteState(CupState, State):
                 return Msg("linotte.error.no_roll_left")
             if len(action.keep) >= DICE:
                 return Msg("error.reroll_one")
+            if any(action.keep.count(f) > self.dice.count(f) for f in set(action.keep)):
+                return Msg("error.keep_not_on_table")
+            if self._makes_appel_certain(action):
+                return Msg("linotte.error.appel_certain", target=kind_label(self.target))
             if not self._keeps_sec_rule(action):
                 return Msg("linotte.error.sec_reroll")
             return Msg("error.keep_not_on_table")
@@ -475,8 +507,7 @@ class LinotteState(CupState, State):
     def appel_fulfilled(self) -> bool:
         if not self.target or self.rolls < 2 or self.rerolling or not self.dice:
             return False
-        shown = majeures(self.dice)
-        return bool(shown) if self.target == DEFI else self.target in shown
+        return shows(self.dice, self.target)
 
     def placeable_kinds(self) -> tuple[str, ...]:
         """The cell kinds a pawn may go to now."""
@@ -522,6 +553,11 @@ class LinotteState(CupState, State):
             return action.keep.count(face) < 4
         return True
 
+    def _makes_appel_certain(self, action: Roll) -> bool:
+        """The reroll right after an appel keeps dice that make it whatever falls."""
+        return bool(self.target and self.rolls == 1
+                    and made_by_kept(tuple(sorted(action.keep)), self.target))
+
     def _place(self, cell: int) -> "LinotteState":
         me = self.player
         before = window_points(self.board, 2)[me]
@@ -562,7 +598,7 @@ class Linotte(Game):
         Option("defi", False),
     )
     actions = (Roll, Announce, Place, Pass)
-    seats = ("human", "simple", "expert")
+    seats = ("human", "simple", "medium", "expert")
 
     def rules(self, options: Mapping[str, Any]) -> Rules:
         options = self.resolve_options(options)

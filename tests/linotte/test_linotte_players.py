@@ -1,5 +1,6 @@
-"""The Linotte computer players: legal games under every option set, and the expert's
-choices in positions where the right move is plain."""
+"""The Linotte middle-level players (`pygames.linotte.bots`): legal games under every option
+set, and the middle level's choices in positions where the right move is plain (the expert
+has its own tests, test_linotte_expert.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from pygames import DiceSampler, Match, Player, find_game
 from pygames.linotte import LinotteState, Pass, Place, cell_index
-from pygames.linotte.bots import ExpertBot, GreedyBot, SimpleBot, reach
+from pygames.linotte.bots import GreedyBot, MediumBot, SimpleBot, reach
 from pygames.linotte.cli import parse_board
 
 GAME = find_game("linotte")
@@ -18,7 +19,7 @@ GAME = find_game("linotte")
 def test_bots_play_legal_games_under_every_option_set(options):
     match = Match(GAME, [Player("E", "expert"), Player("S", "simple")], options,
                   DiceSampler(f"bots/{sorted(options.items())}"))
-    bots = [ExpertBot(), GreedyBot("g") if options["defi"] else SimpleBot("s")]
+    bots = [MediumBot(), GreedyBot("g") if options["defi"] else SimpleBot("s")]
     while not match.state.is_terminal():
         state = match.state
         if state.is_chance():
@@ -42,25 +43,25 @@ def position(rows: str, dice, rolls: int, **options) -> LinotteState:
                         player=0, rolls=rolls, dice=tuple(dice))
 
 
-def test_expert_completes_its_line():
+def test_medium_completes_its_line():
     # Alice holds A5 and B5; a carré lets her take C5 (a run of 3) or B2
     state = position("..... ..... ..... ..... AA...", (2, 2, 2, 2, 5), 3)
-    assert ExpertBot()(state) == Place(cell_index("C5"))
+    assert MediumBot()(state) == Place(cell_index("C5"))
 
 
-def test_expert_blocks_a_yam_master_five():
+def test_medium_blocks_a_yam_master_five():
     # Bob holds A3-D3: E3 (a quinte) would give him five in a row and the game
     state = position("..... ..... BBBB. ..... .....", (1, 2, 3, 4, 5), 1, yam_master=True)
     state = LinotteState(**{**state.__dict__, "sec": ("quinte",)})
-    assert ExpertBot()(state) == Place(cell_index("E3"))
+    assert MediumBot()(state) == Place(cell_index("E3"))
 
 
-def test_expert_ends_the_game_only_when_ahead():
+def test_medium_ends_the_game_only_when_ahead():
     # Alice's twelfth pawn would end the game: on C5 she wins 2-0
     rows = "AA.AA BB.BB AA.AA BB.BB AA.A."
-    assert ExpertBot()(position(rows, (2, 2, 2, 2, 5), 3)) == Place(cell_index("C5"))
+    assert MediumBot()(position(rows, (2, 2, 2, 2, 5), 3)) == Place(cell_index("C5"))
     # Bob leads 2-0; her last pawn on E4 (a brelan of 1) would end it lost 1-2: she passes
     behind = position("AA.AA BB.BB AA.AA BBBB. A.A.A", (1, 1, 1, 3, 6), 3)
     assert behind.pawns_left() == [1, 4] and behind.scores() == [0, 2]
     assert behind.placeable_cells() == [cell_index("E4")]
-    assert ExpertBot()(behind) == Pass()
+    assert MediumBot()(behind) == Pass()

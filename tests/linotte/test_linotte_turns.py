@@ -13,7 +13,7 @@ import re
 import pytest
 
 from pygames import CHANCE, IllegalAction, Match, Player, find_game
-from pygames.linotte import EMPTY, cell_index, cell_name
+from pygames.linotte import EMPTY, cell_index, cell_name, majeures
 from pygames.linotte.messages import events
 from pygames.messages import text
 
@@ -183,3 +183,94 @@ def test_legal_actions_all_round_trip_and_are_accepted():
         assert game.parse_action(action.notation()) == action
         match.state.apply(action)
     assert turn(new_match(), "roll").state.current_player() == CHANCE
+
+
+CERTAIN = "doit rester une vraie chance : les dés gardés le font déjà, relancez-en un de plus."
+
+
+def keeps_after(match: Match) -> set[str]:
+    return {a.notation() for a in match.state.legal_actions() if a.notation().startswith("keep")}
+
+
+def test_after_a_yam_sec_an_appel_of_carre_may_not_keep_four_of_the_five():
+    match = turn(new_match(), "dice 6 6 6 6 6", "announce carre")
+    rejected(match, "keep 6 6 6 6", "L'appel (carré) " + CERTAIN)
+    assert "keep 6 6 6 6" not in keeps_after(match) and "keep 6 6 6" in keeps_after(match)
+    turn(match, "keep 6 6 6", "dice 6 2")
+    assert match.state.appel_fulfilled()
+
+
+def test_a_carre_sec_called_again_must_reroll_one_of_its_four():
+    match = turn(new_match(), "dice 4 4 1 4 4", "announce carre")
+    rejected(match, "keep 4 4 4 4", "L'appel (carré) " + CERTAIN)
+    assert keeps_after(match) >= {"keep 4 4 4", "keep 1 4 4 4"}
+
+
+@pytest.mark.parametrize("target", ["full", "yam"])
+def test_after_a_yam_sec_a_full_or_a_yam_may_keep_four_of_the_five(target):
+    # only a 6 on the rerolled die makes the full (a yam) or the yam: a real chance
+    match = turn(new_match(), "dice 6 6 6 6 6", f"announce {target}", "keep 6 6 6 6", "dice 5")
+    assert not match.state.appel_fulfilled() and match.state.placeable_cells() == []
+
+
+def test_a_small_can_never_be_made_certain_by_the_kept_dice():
+    # 1-1-1-1 kept: a 5 or a 6 makes the sum 9 or 10
+    match = turn(new_match(), "dice 1 1 1 1 1", "announce small", "keep 1 1 1 1", "dice 5")
+    assert majeures(match.state.dice) == ("carre",) and not match.state.appel_fulfilled()
+
+
+def test_a_quinte_sec_called_again_keeps_any_four():
+    match = turn(new_match(), "dice 2 3 4 5 6", "announce quinte")
+    assert "keep 2 3 4 5" in keeps_after(match) and "keep 3 4 5 6" in keeps_after(match)
+    turn(match, "keep 3 4 5 6", "dice 3")
+    assert not match.state.appel_fulfilled()
+
+
+def test_a_defi_may_not_keep_four_equal_dice_whatever_the_sec():
+    for first in ("6 6 6 6 6", "2 2 5 2 2", "1 1 1 1 1"):
+        match = turn(new_match(defi=True), f"dice {first}", "announce defi")
+        face = max(set(first.split()), key=first.split().count)
+        rejected(match, f"keep {face} {face} {face} {face}", "L'appel (défi) " + CERTAIN)
+        assert f"keep {face} {face} {face}" in keeps_after(match)
+    # 1-1-1-2 kept is no certainty: a 4 shows no majeure (1-1-1-2-4: no full, sum 9)
+    match = turn(new_match(defi=True), "dice 1 1 1 2 1", "announce defi", "keep 1 1 1 2", "dice 4")
+    assert not match.state.appel_fulfilled()
+
+
+def test_the_certainty_rule_binds_only_the_reroll_right_after_the_appel():
+    # the appel shown on the second roll: going on with the four 5s kept risks nothing
+    match = turn(new_match(), "dice 5 5 1 2 3", "announce carre", "keep 5 5", "dice 5 5 2")
+    assert match.state.appel_fulfilled() and "keep 5 5 5 5" in keeps_after(match)
+
+
+@pytest.mark.parametrize("options", [{}, {"defi": True}], ids=["majeures", "defi"])
+def test_no_legal_keep_after_an_appel_is_certain_for_any_first_roll_and_majeure(options):
+    from itertools import product
+
+    from pygames.dice import Roll, hands, rolls
+    from pygames.linotte import shows
+
+    for hand in hands(5):
+        match = turn(new_match(**options), "dice " + " ".join(map(str, hand)))
+        for target in match.state.appel_targets():
+            state = match.state.apply(match.game.parse_action(f"announce {target}"))
+            legal = {a.keep for a in state.legal_actions() if isinstance(a, Roll)}
+            for keep in legal:  # some reroll fails the appel
+                assert not all(shows(keep + f, target) for f, _ in rolls(5 - len(keep)))
+            for mask in product((0, 1), repeat=5):  # every subset of the five dice
+                keep = tuple(sorted(d for d, m in zip(hand, mask) if m))
+                if len(keep) < 5 and keep not in legal:
+                    message = text(state.why_illegal(Roll(keep)))
+                    assert "vraie chance" in message or "Après un sec" in message
+
+
+def test_the_kept_dice_make_an_appel_certain_only_as_four_equal_dice_for_carre_or_defi():
+    from itertools import combinations_with_replacement
+
+    from pygames.linotte import MAJEURES, made_by_kept
+
+    for n in range(5):
+        for keep in combinations_with_replacement(range(1, 7), n):
+            four = n == 4 and len(set(keep)) == 1
+            for target in MAJEURES + ("defi",):
+                assert made_by_kept(keep, target) == (four and target in ("carre", "defi"))

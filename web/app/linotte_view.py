@@ -94,16 +94,17 @@ class View(TrayView):
         self._build_scores(match)
         self._build_appel(match.state)
         self.last_move, self.last_cell = self._replay_last_move(match)
-        if any(p.seat == "expert" for p in match.players):
-            asyncio.ensure_future(self._warm_expert())
+        seats = {p.seat for p in match.players}
+        if seats & {"medium", "expert"}:
+            asyncio.ensure_future(self._warm_bots(seats))
 
     @staticmethod
-    async def _warm_expert():
-        """The expert's dice tables take a moment to build: do it now, not on its first move."""
+    async def _warm_bots(seats):
+        """The computer's dice tables take a moment to build: do it now, not on its first move."""
         await asyncio.sleep(0.05)
-        from pygames.linotte.bots import reach
+        from pygames.linotte.bots import warm
 
-        reach()
+        warm(seats)
 
     @staticmethod
     def _replay_last_move(match):

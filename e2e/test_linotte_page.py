@@ -122,8 +122,8 @@ def test_keyboard_placement(page, site_url, request_log, screenshot):
         if cell is not None and state.rolls:
             assert after.history[n] == Place(cell)
             said = game.announced()
-            placed = f"{match.names[0]} (●) : pion en {cell_name(cell)}"
-            assert any(t.startswith(placed) for t in said[-12:]), said  # the computer's kept dice are said too
+            pawn = f"{match.names[0]} (●) : pion en {cell_name(cell)}"
+            assert any(t.startswith(pawn) for t in said[-12:]), said  # the computer's kept dice are said too
         if placed >= 4 and kept >= 2:
             break
     assert placed >= 4 and kept >= 2, (placed, kept, passed)

@@ -184,6 +184,20 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
 # --- simulate: many seeded games between computer seats --------------------------------
 
 
+def expert_rate(players, results) -> tuple[int, float, float] | None:
+    """For a family's ``simulate_report``: when an expert played a simple player (two
+    players) and numpy is there to compute the exact rate, the expert's seat and its
+    measured win rate with its standard error; else None."""
+    if len(players) != 2 or sorted(p.seat for p in players) != ["expert", "simple"]:
+        return None
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return None
+    j = next(i for i, p in enumerate(players) if p.seat == "expert")
+    return (j, *_mean_se([r[1][j] for r in results]))
+
+
 def _simulate_chunk(job) -> list[tuple[list[int], list[int], list[int], bool]]:
     """Play games `first`..`first+count`; the seating turns by one each game so that
     every player starts equally often. Returns, per game, each original player's

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
-from ..cli import UsageError, _mean_se, read_tables, write_bytes
+from ..cli import UsageError, expert_rate, read_tables, write_bytes
 from ..core import parse_faces
 from ..messages import Msg
 from .rules import DICE, GAMES, TARGETS, classify
@@ -60,15 +60,10 @@ def solve(game, options, args, out: TextIO) -> int:
 
 def simulate_report(game, options, players, results, args, out: TextIO) -> None:
     """Expert against simple (two players): the rate the table predicts, exactly."""
-    seats = sorted(p.seat for p in players)
-    if len(players) != 2 or seats != ["expert", "simple"]:
+    measured = expert_rate(players, results)
+    if measured is None:
         return
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        return
-    j = next(i for i, p in enumerate(players) if p.seat == "expert")
-    rate, se = _mean_se([r[1][j] for r in results])
+    _, rate, se = measured
     predicted = predicted_rate(options["target"], 300, read_tables(GAMES[0], options, args.tables))
     out.write(f"    expert predicted by the table {predicted:.4f}: measured {rate:.4f} ± {se:.4f}, "
               f"{(rate - predicted) / se:+.2f} standard errors\n")

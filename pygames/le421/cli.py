@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
-from ..cli import UsageError, _mean_se, parse_options, read_tables, write_bytes
+from ..cli import UsageError, expert_rate, parse_options, read_tables, write_bytes
 from ..core import parse_faces
 from ..messages import Msg, text
 from .messages import hand_name
@@ -82,20 +82,17 @@ def solve(game, options, args, out: TextIO) -> int:
 
 def simulate_report(game, options, players, results, args, out: TextIO) -> None:
     """Expert against simple (two players): the exact rate beside the measured one."""
-    seats = sorted(p.seat for p in players)
-    if len(players) != 2 or seats != ["expert", "simple"]:
+    measured = expert_rate(players, results)
+    if measured is None:
         return
-    try:
-        import numpy as np
-    except ImportError:
-        return
+    import numpy as np
+
     from .bots import ExpertBot, SimpleBot
     from .solver import Model, policy, win_rate
 
     m = Model(np, game.rules(options))
     tables = read_tables(game, options, getattr(args, "tables", None))
     exact = win_rate(np, m, policy(np, m, ExpertBot(tables))[:2], policy(np, m, SimpleBot())[:2])
-    j = next(i for i, p in enumerate(players) if p.seat == "expert")
-    rate, se = _mean_se([r[1][j] for r in results])
+    _, rate, se = measured
     out.write(f"    expert exact {exact:.4f}: measured {rate:.4f} ± {se:.4f}, "
               f"{(rate - exact) / se:+.2f} standard errors\n")

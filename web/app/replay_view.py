@@ -135,7 +135,7 @@ class ReplayView:
         document.body.dataset.replay = "on"
         leave = by_id("replay-leave")
         leave.setAttribute("href", window.location.href.split("#", 1)[0])
-        shell._screen("replay")
+        shell.show_screen("replay")
         show(by_id("replay"), True)
         try:
             self.replay = load(self.data, shell.family.id)

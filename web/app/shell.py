@@ -194,7 +194,8 @@ class Shell:
 
     # --- screens ----------------------------------------------------------------------
 
-    def _screen(self, name):
+    def show_screen(self, name):
+        """Show one screen (loading, setup, table, end, error; the replay draws on the table)."""
         if by_id(name).hidden:  # a new screen opens at the top, the site header in view
             window.scrollTo(0, 0)
         for section in ("loading", "setup", "table", "end", "error"):
@@ -217,14 +218,14 @@ class Shell:
         note = by_id("setup-notice")
         note.textContent = short(notice or "", 600)
         show(note, bool(notice))
-        self._screen("setup")
+        self.show_screen("setup")
         form = by_id("setup-form")
         if form.hasAttribute("data-pending"):  # "Commencer" clicked before Python was ready
             form.removeAttribute("data-pending")
             self._on_setup_submit(None)
 
     def show_table(self):
-        self._screen("table")
+        self.show_screen("table")
         self.view.render()
         self.flow.mark_turn()
         self.tools.refresh()
@@ -270,7 +271,7 @@ class Shell:
         reason_node = by_id("end-reason")
         if reason_node:
             set_text(reason_node, reason if plain(reason) != plain(title_pieces) else "")
-        self._screen("end")
+        self.show_screen("end")
         analysis = by_id("analysis")
         if analysis:
             show(analysis, False)
@@ -767,7 +768,7 @@ class Shell:
         except EmbedError as err:
             by_id("error-text").textContent = f"Ce jeu intégré est mal configuré : {err}"
             show(by_id("error-reload"), False)
-            self._screen("error")
+            self.show_screen("error")
             return False
         self.store_key = self.embed.store_key(self.store_key)
         self.setup_key = self.embed.store_key(self.setup_key)
@@ -875,7 +876,7 @@ def main(family_id):
         shell.start()
     except Exception as err:  # never a blank page
         by_id("error-text").textContent = f"Le jeu n'a pas pu démarrer : {err}"
-        shell._screen("error")
+        shell.show_screen("error")
         raise
     # The page's one ready signal (README, "window.pygames"), and when it came.
     window.pygames.readyAt = window.performance.now()

@@ -17,7 +17,16 @@ from importlib import import_module
 from typing import Sequence, TextIO
 
 from . import FAMILIES, GAMES, DiceSampler, GameError, Match, family_of, find_game, load_match
-from .core import MAX_QUOTE, bot_for, default_name, parse_option_items, parse_players, play_out, quote
+from .core import (
+    MAX_QUOTE,
+    bot_for,
+    default_name,
+    parse_option_items,
+    parse_players,
+    play_out,
+    players_text,
+    quote,
+)
 from .messages import Msg, Name, isolated, render, text
 
 
@@ -35,8 +44,8 @@ def cmd_list(args, out: TextIO) -> int:
         out.write(text("cli.list_family", title=family.title, players=family.players_text(),
                        description=family.description) + "\n")
         for game in family.games:
-            out.write(text("cli.list_game", id=game.id, title=game.title, lo=game.min_players,
-                           hi=game.max_players) + "\n")
+            out.write(text("cli.list_game", id=game.id, title=game.title,
+                           players=players_text(game.min_players, game.max_players)) + "\n")
             for opt in game.options:
                 kind = "|".join(map(str, opt.choices)) if opt.choices else text("cli.yes_no")
                 out.write(f"    {opt.id}={opt.default!s:<6} {text(opt.label)} [{kind}]\n")

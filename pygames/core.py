@@ -303,6 +303,13 @@ class Outcome:
         }
 
 
+def players_text(lo: int, hi: int) -> Msg:
+    """How many play: "2 joueurs", "2 à 6 joueurs", "1 à 6 joueurs (seul contre la feuille)"."""
+    if lo == hi:
+        return Msg("players.exactly", n=lo)
+    return Msg("players.range" if lo > 1 else "players.range_solo", lo=lo, hi=hi)
+
+
 def group_places(players: Iterable[int], key: Callable[[int], Any]) -> list[list[int]]:
     """`players` grouped by place, the smallest `key` first; equal keys share a place."""
     places: list[list[int]] = []
@@ -574,10 +581,7 @@ class Family:
         return tuple(dict.fromkeys(s for g in self.games for s in g.seats))
 
     def players_text(self) -> Msg:
-        lo, hi = self.min_players, self.max_players
-        if lo == hi:
-            return Msg("players.exactly", n=lo)
-        return Msg("players.range" if lo > 1 else "players.range_solo", lo=lo, hi=hi)
+        return players_text(self.min_players, self.max_players)
 
     def game_tables(self, game: Game, options: Mapping[str, Any]) -> str | None:
         return self.tables_name(game, game.resolve_options(options)) if self.tables_name else None

@@ -39,6 +39,20 @@ def test_list_names_every_game_and_option():
             assert option.id in out and str(option.label) in out
 
 
+def test_list_says_how_many_play_plainly():
+    """No "(2–2 joueurs)" and no parentheses inside parentheses (issue 20, item 11)."""
+    code, out = run("list")
+    assert code == 0
+    assert "# Yams, 1 à 6 joueurs (seul contre la feuille) — " in out
+    assert "yams\tYams (feuille complète), 1 à 6 joueurs (seul contre la feuille)\n" in out
+    assert "421\tLe 421, 2 à 6 joueurs\n" in out
+    two = [g for g in GAMES.values() if g.min_players == g.max_players]
+    for game in two:
+        assert f"{game.id}\t{game.title}, {game.min_players} joueurs\n" in out
+    for line in out.splitlines():
+        assert "((" not in line and "))" not in line and "–" not in line, line
+
+
 def test_list_from_the_command_line():
     done = run_module("list")
     assert done.returncode == 0

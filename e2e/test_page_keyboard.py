@@ -200,6 +200,8 @@ def test_no_disabled_roll_button_during_the_computer_s_turn(page, site_url, fami
     assert shown == [], f"disabled controls shown during the computer's turn: {shown}"
     status = page.locator("#table .computer-status")
     assert status.is_visible() and "Ordi" in status.text_content()
+    # As it is drawn (innerText): the space between the name and "joue" is kept (issue 20, 2).
+    assert status.evaluate("(s) => s.innerText").strip() == "Ordi joue…"
     # Back to Léa: her Lancer is there again, focused, the status gone.
     page.wait_for_function("document.querySelector('#turn-info .who')?.textContent === 'Léa'"
                            " && !document.getElementById('roll').disabled", timeout=60_000)

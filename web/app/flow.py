@@ -124,8 +124,11 @@ class Flow:
                 self.status.removeChild(self.status.firstChild)
             if computer:
                 name = match.players[state.current_player()].name
-                self.status.appendChild(el("bdi", name, "name"))
-                self.status.appendChild(document.createTextNode(" joue…"))
+                # One inline line in the flex box: a flex item of its own would lose the space.
+                line = el("span")
+                line.appendChild(el("bdi", name, "name"))
+                line.appendChild(document.createTextNode(" joue…"))
+                self.status.appendChild(line)
 
     # --- ?fresh=1 -------------------------------------------------------------------------
 

@@ -10,18 +10,14 @@ import json
 import random
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import facts  # web/tools/facts.py (pytest's pythonpath: pyproject.toml)
+import guard  # web/app/guard.py
+import pages  # web/tools/pages.py
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "web" / "tools"))
-sys.path.insert(0, str(ROOT / "web" / "app"))
-
-import facts  # noqa: E402
-import guard  # noqa: E402
-import pages  # noqa: E402
 
 SETUP_EARLY = ROOT / "web" / "static" / "js" / "setup-early.js"
 FAMILIES = pages.paged(facts.families())

@@ -193,6 +193,15 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
 # --- simulate: many seeded games between computer seats --------------------------------
 
 
+def write_solved(args, name: str, data: bytes, out: TextIO) -> None:
+    """``solve --write DIR``: a solved table's file into DIR (named by the last part of
+    `name`), said on `out`; nothing without ``--write``."""
+    if args.write is not None:
+        path = os.path.join(args.write, os.path.basename(name) + ".bin")
+        write_bytes(path, data)
+        out.write(f"    wrote {path}\n")
+
+
 def expert_rate(players, results) -> tuple[int, float, float] | None:
     """For a family's ``simulate_report``: when an expert played a simple player (two
     players) and numpy is there to compute the exact rate, the expert's seat and its

@@ -4,10 +4,9 @@ predicts for an expert against the simple player.  Imported only when they run."
 
 from __future__ import annotations
 
-import os
 from typing import TextIO
 
-from ..cli import UsageError, expert_rate, read_tables, write_bytes
+from ..cli import UsageError, expert_rate, read_tables, write_solved
 from ..core import parse_faces
 from ..messages import Msg
 from .rules import DICE, GAMES, TARGETS, classify
@@ -50,10 +49,7 @@ def solve(game, options, args, out: TextIO) -> int:
                   f"{info['start']:.9f}, second player {1 - info['start']:.9f}; "
                   f"{info['sweeps']} sweeps (tol {info['tol']:g}) in {info['seconds']:.1f} s; "
                   f"{info['model'].size():,} states, {len(data):,} bytes\n")
-        if args.write is not None:
-            path = os.path.join(args.write, info["name"] + ".bin")
-            write_bytes(path, data)
-            out.write(f"    wrote {path}\n")
+        write_solved(args, info["name"], data, out)
         out.flush()
     return 0
 

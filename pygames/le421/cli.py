@@ -6,10 +6,9 @@ player beside the measured one.  Imported only when they run."""
 
 from __future__ import annotations
 
-import os
 from typing import TextIO
 
-from ..cli import UsageError, expert_rate, parse_options, read_tables, write_bytes
+from ..cli import UsageError, expert_rate, parse_options, read_tables, write_solved
 from ..core import parse_faces
 from ..messages import Msg, text
 from .messages import hand_name
@@ -72,10 +71,7 @@ def solve(game, options, args, out: TextIO) -> int:
                       f"{ev['situations']:,} ({100 * ev['differ'] / ev['situations']:.1f} %); the expert's "
                       f"self-play gives V back within {ev['self_play_error']:.1e}; evaluated in "
                       f"{ev['seconds']:.0f} s\n")
-        if args.write is not None:
-            path = os.path.join(args.write, os.path.basename(info["name"]) + ".bin")
-            write_bytes(path, data)
-            out.write(f"    wrote {path}\n")
+        write_solved(args, info["name"], data, out)
         out.flush()
     return 0
 

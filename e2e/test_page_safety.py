@@ -101,6 +101,49 @@ def test_two_tabs_lose_no_action(context, site_url, family, request_log):
     assert b.get_item("match") is None
 
 
+SAVES_WATCH = """
+window.__saves = 0;
+const setItem = Storage.prototype.setItem;
+Storage.prototype.setItem = function (k, v) {
+  if (/^pygames:[^:]+:match$/.test(k)) window.__saves += 1;
+  return setItem.call(this, k, v);
+};
+"""
+
+
+def saves(game: GamePage) -> int:
+    """How many times this tab has saved the game since it opened."""
+    return game.page.evaluate("window.__saves")
+
+
+@pytest.mark.parametrize("family", GAME_PAGES)
+def test_one_tab_plays_the_computer_and_the_other_takes_over_when_it_closes(
+        context, site_url, family, request_log):
+    tabs = []
+    for _ in range(2):
+        page = context.new_page()
+        page.add_init_script(SAVES_WATCH)
+        tabs.append(GamePage(page, site_url, family))
+    a, b = tabs
+    a.at_origin()
+    a.store("setup", {"game": a.game.id, "options": {}, "players": computer_players(family)})
+    a.open(fresh=True, seed="drive", pace=300)
+    a.start()
+    a.page.wait_for_function("window.__saves >= 3")
+    b.open(seed="drive", pace=300)  # the newest tab plays the computer's turns
+    b.page.wait_for_function("window.__saves >= 1")
+    quiet = saves(a)
+    b.page.wait_for_function("window.__saves >= 4")
+    assert saves(a) == quiet, "the following tab played too"
+    seen = b.actions()
+    assert a.actions() >= seen - 1  # it follows
+    b.page.close()  # the driving tab is gone: the other one goes on by itself
+    a.page.wait_for_function("(n) => window.__saves > n", arg=quiet, timeout=30_000)
+    record = a.record()
+    assert len(record["actions"]) > seen
+    load_match(record)
+
+
 # --- full storage -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("family", GAME_PAGES)

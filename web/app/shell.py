@@ -52,6 +52,7 @@ from stats import STATS_KEY
 from stats_view import StatsView
 from table import Table
 from table_tools import TableTools
+from tabs import Drive
 
 from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, Player, load_match
 from pygames.core import bot_for, default_name
@@ -101,6 +102,9 @@ class Shell:
         self.flow.bind()
         if document.body.hasAttribute("data-embed") and not self._embed_start():
             return
+        self.drive = Drive(self.store_key, self._drive_back)  # which tab plays the computer
+        self.drive.bind()
+        self.drive.take()
         if replay_view.start(self):  # a replay link (#replay=…): shown read-only, nothing saved
             return
         on(window, "storage", self._on_storage)
@@ -385,6 +389,7 @@ class Shell:
         self._begin(match)
 
     def _begin(self, match, focus=True):
+        self.drive.take()
         self._adopt(match)
         self.save()
         self.show_table()
@@ -444,6 +449,8 @@ class Shell:
         except GameError as err:
             self.hint(str(err))
             return
+        if not by_bot:
+            self.drive.take()  # a person plays here: this tab plays the computer's turns
         self.close_advice()
         after = self.match.advance_chance()
         self.view.moved(before, action, after)
@@ -466,8 +473,16 @@ class Shell:
         state = self.match.state
         if (self.bots_running != self.generation and not state.is_terminal()
                 and state.current_player() in self.bots):
+            if not self.drive.mine:  # another tab plays them; this one follows it
+                self.drive.watch(self.pace)
+                return
             self.bots_running = self.generation
             asyncio.ensure_future(self._run_bots(self.generation))
+
+    def _drive_back(self):
+        """This tab drives again (it came to the front, or the driving tab went quiet)."""
+        if self.match is not None and self.replay is None and not by_id("table").hidden:
+            self.schedule_bots()
 
     async def _run_bots(self, generation):
         try:
@@ -480,7 +495,7 @@ class Shell:
                 self.bots_running = None
 
     async def _bot_loop(self, generation):
-        while generation == self.generation:
+        while generation == self.generation and self.drive.mine:
             state = self.match.state
             if state.is_terminal() or state.current_player() not in self.bots:
                 return
@@ -495,7 +510,7 @@ class Shell:
             self._record_decision(window.performance.now() - started)
             # The view may show the choice before it happens (e.g. the dice kept).
             action = await self.view.preview(state, action, self.pace / 2)
-            if generation != self.generation:
+            if generation != self.generation or not self.drive.mine:
                 return
             self.play(action, by_bot=True)
 
@@ -706,6 +721,7 @@ class Shell:
             error.textContent = short(f"Cette partie n'a pas pu être reprise : {why}")
             show(error, True)
             return
+        self.drive.take()
         self._adopt(match)
         self.save()
         self._resumed()

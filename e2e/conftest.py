@@ -22,7 +22,6 @@ dice, each game's own parts); no test module imports another.
 
 from __future__ import annotations
 
-import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -116,20 +115,9 @@ def _warm_context(browser, browser_context_args, site_url):
 @pytest.fixture
 def _warm(_warm_context, site_url):
     """The shared warm context, emptied of pages and of the site's stored values."""
-    def empty():
-        for page in list(_warm_context.pages):
-            page.close()
-        probe = _warm_context.new_page()
-        cdp = _warm_context.new_cdp_session(probe)
-        parts = urllib.parse.urlsplit(site_url)
-        origin = f"{parts.scheme}://{parts.netloc}"
-        cdp.send("Storage.clearDataForOrigin",
-                 {"origin": origin, "storageTypes": "local_storage,indexeddb"})
-        cdp.detach()
-        probe.close()
-    empty()
+    site.empty_site(_warm_context, site_url)
     yield _warm_context
-    empty()
+    site.empty_site(_warm_context, site_url)
 
 
 @pytest.fixture

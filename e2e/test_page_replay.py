@@ -22,30 +22,31 @@ from pygames import FAMILIES
 HOSTILE_NAME = '<img src=x onerror="window.hacked=1">'
 
 
-def new_page(browser, logs):
+@pytest.fixture(scope="module")
+def visitor_context(browser):
+    """Another visitor's browser: a context of its own, apart from the player's, shared by
+    this module's tests (its first visit is the first test's)."""
     context = browser.new_context()
-    logs.append(site.RequestLog().attach(context))
-    page = context.new_page()
-    page.emulate_media(reduced_motion="reduce")
-    return page
+    yield context
+    context.close()
 
 
 @pytest.fixture
-def pages(browser):
-    """new_page() -> a page in a new context (another visitor); all closed, and checked
-    for requests that left 127.0.0.1, at teardown."""
-    logs, made = [], []
+def pages(visitor_context, site_url):
+    """new_page() -> a page of the other visitor, who has no saved game yet (the site's
+    stored values are emptied first); its requests are checked at teardown."""
+    site.empty_site(visitor_context, site_url)
+    log = site.RequestLog().attach(visitor_context)
 
     def make():
-        page = new_page(browser, logs)
-        made.append(page)
+        page = visitor_context.new_page()
+        page.emulate_media(reduced_motion="reduce")
         return page
 
     yield make
-    for page in made:
-        page.context.close()
-    for log in logs:
-        log.assert_all_local()
+    site.empty_site(visitor_context, site_url)
+    log.detach(visitor_context)
+    log.assert_all_local()
 
 
 def players_for(family):

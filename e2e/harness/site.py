@@ -143,6 +143,20 @@ def at_origin(page, site_url: str) -> None:
     page.goto(site_url + BLANK_PAGE)
 
 
+def empty_site(context, site_url: str) -> None:
+    """Close every page of a browser context and empty the site's localStorage and
+    IndexedDB there (its caches and service worker stay: a returning visitor with no game)."""
+    for page in list(context.pages):
+        page.close()
+    probe = context.new_page()
+    cdp = context.new_cdp_session(probe)
+    parts = urllib.parse.urlsplit(site_url)
+    cdp.send("Storage.clearDataForOrigin", {"origin": f"{parts.scheme}://{parts.netloc}",
+                                            "storageTypes": "local_storage,indexeddb"})
+    cdp.detach()
+    probe.close()
+
+
 def stop_site(server) -> None:
     server.shutdown()
     server.server_close()

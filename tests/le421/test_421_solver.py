@@ -115,7 +115,7 @@ def test_a_round_ends_with_one_side_giving():
 
 def test_a_seeded_simulation_agrees_with_the_exact_rate():
     text = run(["simulate", "421", "-o", "pot=11", "--players", "A:expert,B:simple",
-                "--games", "2000", "--seed", "exact-rate"])
+                "--games", "800", "--seed", "exact-rate"])
     found = re.search(r"expert exact ([\d.]+): measured ([\d.]+) ± ([\d.]+), ([+-][\d.]+) standard errors", text)
     exact, measured, se, z = map(float, found.groups())
     assert 0.5 < exact < 0.6 and 0.005 < se < 0.02

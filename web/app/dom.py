@@ -24,6 +24,14 @@ def el(tag, text=None, cls=None, **attrs):
     return node
 
 
+def row(cells, cls=None, tag="td", **attrs):
+    """A table row of `cells` (texts, each in a `tag` cell with `attrs`, or nodes)."""
+    tr = el("tr", None, cls)
+    for cell in cells:
+        tr.appendChild(el(tag, cell, **attrs) if isinstance(cell, str) else cell)
+    return tr
+
+
 def clear(node):
     while node.firstChild:
         node.removeChild(node.firstChild)

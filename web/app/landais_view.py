@@ -450,13 +450,8 @@ class View(TrayView):
         return bool(history) and not isinstance(history[-1], Seal) and len(history) >= 2 \
             and isinstance(history[-2], Roll)
 
-    def render(self):
-        match = self.match
-        state = match.state
-        if state.is_chance():
-            return
+    def draw(self, state, current):
         target = state.rules.target
-        current = self.table.to_move  # (never a chance node here)
         last = state.last
         by_id("target").textContent = fmt(target)
         # The dice: the last throw, dimmed once its series is over.
@@ -522,8 +517,7 @@ class View(TrayView):
         self.table.hint(self.hint_text())
 
     def _draw_info(self, state, current):
-        info, phase = by_id("turn-info"), by_id("manche-info")
-        clear(info)
+        phase = by_id("manche-info")
         rules = state.rules
         parts = [f"But : exactement {fmt(rules.target)}"]
         if rules.manches > 1:
@@ -532,13 +526,12 @@ class View(TrayView):
                 parts.append("gagnées : " + ", ".join(self.names[w] for w in state.manche_winners))
         phase.textContent = " · ".join(parts)
         if current is None:
-            info.textContent = "Partie terminée."
+            self.turn_info(None)
             return
-        info.appendChild(el("span", self.names[current], "who"))
         pending = {"start": " lance", "poigne": " doit relancer (poigne)",
                    "licorne": " doit relancer (Licorne)", "chimere": " doit relancer (Chimère)",
                    "": " relance ou scelle"}[state.pending]
-        info.appendChild(el("span", pending))
+        self.turn_info(current, None, pending)
 
     def hint_text(self):
         state = self.match.state

@@ -392,12 +392,7 @@ class View(TrayView):
             set_text(item, said(f"Tour {number} : ") + sentence)
             listing.appendChild(item)
 
-    def render(self):
-        match = self.match
-        state = match.state
-        if state.is_chance():
-            return
-        current = self.table.to_move  # (never a chance node here)
+    def draw(self, state, current):
         held = self.tray.held
         # The pot.
         self._coins(by_id("pot-coins"), state.pot)
@@ -445,15 +440,12 @@ class View(TrayView):
         self.table.hint(self.hint_text())
 
     def _draw_info(self, state, current):
-        info, phase = by_id("turn-info"), by_id("phase-info")
-        clear(info)
+        phase = by_id("phase-info")
         clear(phase)
+        self.turn_info(current, f"Tour {state.round} · ")
         if current is None:
-            info.textContent = "Partie terminée."
             set_text(phase, self.table.family.text.reason(state.outcome(), self.names))
             return
-        info.appendChild(el("span", f"Tour {state.round} · "))
-        info.appendChild(el("span", self.names[current], "who"))
         badge = {"charge": "Charge", "decharge": "Décharge", "rampo": "Rampo"}[state.phase]
         phase.appendChild(el("span", badge, "phase " + state.phase))
         if state.rampo:

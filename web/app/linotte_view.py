@@ -315,12 +315,7 @@ class View(TrayView):
 
     # --- drawing ----------------------------------------------------------------------
 
-    def render(self):
-        match = self.match
-        state = match.state
-        if state.is_chance():
-            return
-        current = self.table.to_move  # (never a chance node here)
+    def draw(self, state, current):
         human = self.table.my_turn
         placeable = set(state.placeable_cells()) if human else set()
         self._draw_board(state, placeable)
@@ -328,15 +323,12 @@ class View(TrayView):
         self._draw_dice(state, human)
         self._draw_controls(state, human)
         self._draw_last()
-        info = by_id("turn-info")
-        clear(info)
         if current is None:
-            info.textContent = "Partie terminée."
+            self.turn_info(None)
             self.table.hint("")
             return
-        info.appendChild(el("span", None, f"pawn p{current}", aria_hidden="true"))
-        info.appendChild(el("span", self.names[current], "who"))
-        info.appendChild(el("span", f" · lancer {state.rolls}/3"))
+        self.turn_info(current, el("span", None, f"pawn p{current}", aria_hidden="true"),
+                       f" · lancer {state.rolls}/3")
         self.table.hint(self.hint_text())
 
     def _draw_board(self, state, placeable):

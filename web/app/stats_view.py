@@ -19,7 +19,7 @@ fewer is better: its scores are minus the tokens) and `stats_unit` (e.g. "jetons
 import asyncio
 
 import stats
-from dom import by_id, clear, el, on, show, storage
+from dom import by_id, clear, el, on, row, show, storage
 from guard import BadStored, read_json, short
 from pyscript import document, window
 from pyscript.ffi import to_js
@@ -201,21 +201,16 @@ class StatsView:
         # Each name's line.
         table = el("table", None, "stats-players")
         table.appendChild(el("caption", f"Joueurs — {game.title}"))
-        head = el("tr")
-        for text in ("Joueur", "Parties", "Victoires", "Meilleur", "Moyenne"):
-            head.appendChild(el("th", text, scope="col"))
         thead = el("thead")
-        thead.appendChild(head)
+        thead.appendChild(row(("Joueur", "Parties", "Victoires", "Meilleur", "Moyenne"),
+                              tag="th", scope="col"))
         table.appendChild(thead)
         tbody = el("tbody")
         for p in summary["players"]:
-            row = el("tr")
             cell = el("th", None, scope="row")
             cell.appendChild(el("bdi", p["name"], "name"))
-            row.appendChild(cell)
-            for value in (str(p["played"]), str(p["wins"]), self._fmt(p["best"]), self._fmt(p["average"])):
-                row.appendChild(el("td", value))
-            tbody.appendChild(row)
+            tbody.appendChild(row((cell, str(p["played"]), str(p["wins"]), self._fmt(p["best"]),
+                                   self._fmt(p["average"]))))
         table.appendChild(tbody)
         # Scrolls sideways on a narrow phone; focusable, so the keyboard can scroll it too.
         wrap = el("div", None, "stats-scroll", tabindex="0", role="region",
@@ -262,15 +257,9 @@ class StatsView:
         details = el("details", None, "stats-chart-table")
         details.appendChild(el("summary", "Voir les chiffres"))
         table = el("table")
-        head = el("tr")
-        head.appendChild(el("th", f"Score ({unit})", scope="col"))
-        head.appendChild(el("th", "Nombre", scope="col"))
-        table.appendChild(head)
+        table.appendChild(row((f"Score ({unit})", "Nombre"), tag="th", scope="col"))
         for lo, hi, n in bins:
-            row = el("tr")
-            row.appendChild(el("td", self._range(lo, hi)))
-            row.appendChild(el("td", str(n)))
-            table.appendChild(row)
+            table.appendChild(row((self._range(lo, hi), str(n))))
         details.appendChild(table)
         figure.appendChild(details)
         return figure

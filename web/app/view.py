@@ -16,6 +16,8 @@ last move marked, a journal line), `describe` and `joy` (pure: the announcement)
 
 from __future__ import annotations
 
+from dom import by_id, clear, el
+
 
 class View:
     #: The unit the statistics count a score in, and `stats_value` turns a score into it
@@ -93,7 +95,28 @@ class View:
     # --- drawing and keys -------------------------------------------------------------------
 
     def render(self) -> None:
-        """Draw the table from the state (after every move, and when shown)."""
+        """Draw the table from the state (after every move, and when shown): `draw`, except
+        at a chance node (the dice are still in the air; the next position draws)."""
+        state = self.match.state
+        if not state.is_chance():
+            self.draw(state, self.table.to_move)
+
+    def draw(self, state, current: int) -> None:
+        """Draw the table for `state`, where `current` plays next (see `render`)."""
+
+    def turn_info(self, current, before=None, after=None):
+        """The line over the dice (#turn-info): `before` (a text or a node), the name of
+        the player to move (`current`), then `after`; "Partie terminée." once nobody moves
+        (`current` None).  Returns the line."""
+        info = by_id("turn-info")
+        clear(info)
+        if current is None:
+            info.textContent = "Partie terminée."
+            return info
+        for piece in (before, el("span", self.names[current], "who"), after):
+            if piece:
+                info.appendChild(el("span", piece) if isinstance(piece, str) else piece)
+        return info
 
     def layout_changed(self) -> None:
         """The window or the panels changed size (a sticky panel measures itself)."""

@@ -7,7 +7,7 @@ so that a reload keeps them); the roll button's ``data-action`` always says what
 plays (``roll``, or ``keep 3 5 @1,4``).
 """
 
-from dom import by_id, clear, el, on, said
+from dom import by_id, clear, el, on, row, said
 from pyscript import document, window
 from tray import DiceTray, TrayView
 from words import decimal as points
@@ -197,12 +197,8 @@ class View(TrayView):
         button.disabled = not legal
         td.appendChild(button)
 
-    def render(self):
+    def draw(self, state, current):
         match = self.match
-        state = match.state
-        if state.is_chance():
-            return
-        current = self.table.to_move  # (never a chance node here)
         human = self.table.my_turn
         potential = state.potential() if human else {}
         legal = set(state.scorable()) if human else set()
@@ -251,15 +247,12 @@ class View(TrayView):
         clear(counter)
         for i in range(ROLLS):
             counter.appendChild(el("i", None, "used" if i < state.rolls else None))
-        info = by_id("turn-info")
-        clear(info)
         if current is None:
-            info.textContent = "Partie terminée."
+            self.turn_info(None)
             self.table.hint("")
             return
-        info.appendChild(el("span", f"Tour {min(state.turn, state.turns)}/{state.turns} · "))
-        info.appendChild(el("span", match.players[current].name, "who"))
-        info.appendChild(el("span", f" · lancer {state.rolls}/3"))
+        self.turn_info(current, f"Tour {min(state.turn, state.turns)}/{state.turns} · ",
+                       f" · lancer {state.rolls}/3")
         self.table.hint(self.hint_text())
         by_id("advise").disabled = not human
         self.layout_changed()
@@ -340,22 +333,16 @@ class View(TrayView):
             section.appendChild(el("h3", title if lost >= 0.05 else f"{player.name} : aucun point perdu, jeu parfait"))
             # Turn by turn: what was played, and where it strayed, the best choice instead.
             table = el("table", None, "review-table")
-            head = el("tr")
-            for text in ("Tour", "Joué", "Le mieux", "Perte"):
-                head.appendChild(el("th", text, scope="col"))
-            table.appendChild(head)
+            table.appendChild(row(("Tour", "Joué", "Le mieux", "Perte"), tag="th", scope="col"))
             for review in mine:
                 played = " → ".join(self._notation_fr(state, d.played) for d in review.decisions)
                 strays = [d for d in review.decisions if d.loss >= 0.05]
                 best = "; ".join(
                     f"{self._notation_fr(state, d.best)} (dés {NBSP.join(map(str, d.dice))})" for d in strays
                 )
-                row = el("tr", None, "stray" if strays else None)
-                row.appendChild(el("td", str(review.turn)))
-                row.appendChild(el("td", played))
-                row.appendChild(el("td", best or "—"))
-                row.appendChild(el("td", points(review.loss) if review.loss >= 0.05 else "0"))
-                table.appendChild(row)
+                loss = points(review.loss) if review.loss >= 0.05 else "0"
+                table.appendChild(row((str(review.turn), played, best or "—", loss),
+                                      "stray" if strays else None))
             section.appendChild(table)
             nodes.append(section)
         return nodes

@@ -309,6 +309,21 @@ def _run_node(args: list[str]) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def _cache_report(path: Path, report: dict, builds: str, *companions: str) -> None:
+    """Keep a fresh build's *report* beside it (at *path*), then keep the cache small: the
+    3 newest *builds* (a glob), each with its report and its *companions* (the same name
+    with another prefix than the build's)."""
+    path.write_text(json.dumps(report, indent=1))
+    report["cached"] = False
+    prefix = builds.split("*")[0]
+    entries = sorted(CACHE.glob(builds), key=lambda p: p.stat().st_mtime)
+    for old in entries[:-3]:
+        old.unlink(missing_ok=True)
+        old.with_suffix(".json").unlink(missing_ok=True)
+        for other in companions:
+            (CACHE / old.name.replace(prefix, other)).unlink(missing_ok=True)
+
+
 def precompile(dst: Path, *, package_zip: Path | None = None, quiet: bool = False) -> dict:
     """Write the precompiled zip to *dst*; returns precompile.mjs's report
     (plus ``cached``/``seconds``).  With *package_zip* (dist/pygames.zip), add
@@ -336,15 +351,7 @@ def precompile(dst: Path, *, package_zip: Path | None = None, quiet: bool = Fals
         if package_zip:
             cached_pkg.with_suffix(".tmp").replace(cached_pkg)
         cached_pyscript.with_suffix(".tmp").replace(cached_pyscript)
-        cached_report.write_text(json.dumps(report, indent=1))
-        report["cached"] = False
-        # Keep the cache small: the 3 newest builds (zip + report each).
-        entries = sorted(CACHE.glob("stdlib-*.zip"), key=lambda p: p.stat().st_mtime)
-        for old in entries[:-3]:
-            old.unlink(missing_ok=True)
-            old.with_suffix(".json").unlink(missing_ok=True)
-            (CACHE / old.name.replace("stdlib-", "package-")).unlink(missing_ok=True)
-            (CACHE / old.name.replace("stdlib-", "pyscript-")).unlink(missing_ok=True)
+        _cache_report(cached_report, report, "stdlib-*.zip", "package-", "pyscript-")
     if package_zip:
         shutil.copyfile(cached_pkg, package_zip)
     dst.parent.mkdir(parents=True, exist_ok=True)
@@ -392,12 +399,7 @@ def snapshot(stdlib_zip: Path, package_zip: Path | None, modules: list[str], out
             args += ["--import", mod]
         report = _run_node(args)
         tmp.replace(cached)
-        cached_report.write_text(json.dumps(report, indent=1))
-        report["cached"] = False
-        entries = sorted(CACHE.glob("snapshot-*.gz"), key=lambda p: p.stat().st_mtime)
-        for old in entries[:-3]:
-            old.unlink(missing_ok=True)
-            old.with_suffix(".json").unlink(missing_ok=True)
+        _cache_report(cached_report, report, "snapshot-*.gz")
     # The name covers every archive (and the rest of the key): a build never reuses another's.
     report["name"] = content_name("snapshot", key, ".bin.gz")
     shutil.copyfile(cached, out_dir / report["name"])

@@ -332,6 +332,18 @@ def score_outcome(state: "State", ending: str = "points") -> Outcome:
     return Outcome(ending, ranking, top, losers, len(top) > 1, scores)
 
 
+# --- events: what an action did ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerEvent:
+    """A typed event (a game's ``state.events``) that concerns one player: `player`, his
+    seat.  Each game's events add what else they say (pygames.le421.rules.Thrown, …); one
+    with nothing more is a plain subclass, and its words are the game's catalogue's."""
+
+    player: int
+
+
 # --- games and states ----------------------------------------------------------------
 
 

@@ -39,6 +39,7 @@ from ..core import (
     Option,
     Outcome,
     Player,
+    PlayerEvent,
     State,
     Throw,
     Word,
@@ -202,21 +203,19 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
-class Thrown:
+class _HandEvent(PlayerEvent):
+    """A fact about a player's hand and the throws he has used for it."""
+
+    hand: tuple[int, ...]
+    throws: int
+
+
+class Thrown(_HandEvent):
     """A player's dice landed: his hand and the throws he has used."""
 
-    player: int
-    hand: tuple[int, ...]
-    throws: int
 
-
-@dataclass(frozen=True)
-class Stopped:
+class Stopped(_HandEvent):
     """A player stopped on his hand (décharge) after `throws` throws."""
-
-    player: int
-    hand: tuple[int, ...]
-    throws: int
 
 
 @dataclass(frozen=True)
@@ -248,11 +247,8 @@ class RampoStarts:
     players: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Lost:
+class Lost(PlayerEvent):
     """`player` holds every token: he has lost, the game is over."""
-
-    player: int
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from ..core import (
     Option,
     Outcome,
     Player,
+    PlayerEvent,
     State,
     Throw,
     Word,
@@ -293,38 +294,34 @@ def runs(board: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
 
 
 @dataclass(frozen=True)
-class AppelAnnounced:
-    player: int
+class _AppelEvent(PlayerEvent):
     target: str  # a majeure, or "defi"
 
 
-@dataclass(frozen=True)
-class AppelMissed:
+class AppelAnnounced(_AppelEvent):
+    """The player names his appel."""
+
+
+class AppelMissed(_AppelEvent):
     """The turn ended with the appel not made: no pawn placed."""
 
-    player: int
-    target: str
+
+class Passed(PlayerEvent):
+    """The player passed: no pawn placed."""
 
 
 @dataclass(frozen=True)
-class Passed:
-    player: int
-
-
-@dataclass(frozen=True)
-class PawnPlaced:
+class PawnPlaced(PlayerEvent):
     """A pawn on `cell`, and what allowed it (`why`: the cell's kind, the sec, the appel)."""
 
-    player: int
     cell: int
     why: Msg
 
 
 @dataclass(frozen=True)
-class LineMade:
+class LineMade(PlayerEvent):
     """A run of 3 pawns or more through the new pawn: its cells in line order."""
 
-    player: int
     cells: tuple[int, ...]
 
     @property
@@ -333,20 +330,17 @@ class LineMade:
 
 
 @dataclass(frozen=True)
-class PointsGained:
-    player: int
+class PointsGained(PlayerEvent):
     gained: int
     total: int
 
 
-@dataclass(frozen=True)
-class FiveInARow:
-    player: int
+class FiveInARow(PlayerEvent):
+    """Five of the player's pawns in a row: he has won."""
 
 
-@dataclass(frozen=True)
-class TwelfthPawn:
-    player: int
+class TwelfthPawn(PlayerEvent):
+    """The player placed his twelfth and last pawn."""
 
 
 @dataclass(frozen=True)

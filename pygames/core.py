@@ -354,6 +354,17 @@ class State:
         raise NotImplementedError
 
     def legal_actions(self) -> list[Action]:
+        """None once the game is over; at a chance node, every way the dice can land;
+        else what the player to move may do (`player_actions`)."""
+        who = self.current_player()
+        if who == TERMINAL:
+            return []
+        if who == CHANCE:
+            return [Throw(faces) for faces in itertools.product(range(1, 7), repeat=self.dice_to_throw())]
+        return self.player_actions()
+
+    def player_actions(self) -> list[Action]:
+        """The legal actions of the player to move (the game goes on, no dice are landing)."""
         raise NotImplementedError
 
     def apply(self, action: Action) -> "State":

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ..core import (
@@ -293,15 +293,7 @@ class Le421State(CupState, State):
             return CHANCE
         return self.order[self.turn]
 
-    def dice_to_throw(self) -> int:
-        return len(self.rolling)
-
-    def legal_actions(self) -> list[Action]:
-        who = self.current_player()
-        if who == TERMINAL:
-            return []
-        if who == CHANCE:
-            return [Throw(f) for f in product(range(1, 7), repeat=len(self.rolling))]
+    def player_actions(self) -> list[Action]:
         if self.throws == 0:
             return [Roll()]
         return [*self.cup.keeps(), Stop()]  # throws < limit: a full hand ends by itself

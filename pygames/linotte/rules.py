@@ -41,7 +41,6 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import product
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ..core import (
@@ -366,24 +365,16 @@ class LinotteState(CupState, State):
             return CHANCE
         return self.player
 
-    def dice_to_throw(self) -> int:
-        return len(self.rerolling)
-
     def legal_actions(self) -> list[Action]:
         # Every apply checks membership here, so a state keeps its list (not a field:
         # equality, records and copies ignore it).
         cached = self.__dict__.get("_legal")
         if cached is None:
-            cached = self._legal_actions()
+            cached = super().legal_actions()
             object.__setattr__(self, "_legal", cached)
         return list(cached)
 
-    def _legal_actions(self) -> list[Action]:
-        who = self.current_player()
-        if who == TERMINAL:
-            return []
-        if who == CHANCE:
-            return [Throw(f) for f in product(range(1, 7), repeat=len(self.rerolling))]
+    def player_actions(self) -> list[Action]:
         if self.rolls == 0:
             return [Roll()]
         actions: list[Action] = []

@@ -578,6 +578,16 @@ class Family:
         missing = {s for g in self.games for s in g.seats if s != "human"} - set(self.bots)
         assert not missing, f"{self.id}: no bot for {sorted(missing)}"
 
+    @classmethod
+    def of_package(cls, package: str, games: tuple[Game, ...], *, tables: Any = None,
+                   **fields: Any) -> "Family":
+        """The family a game's package assembles (``Family.of_package(__name__, GAMES, …)``):
+        its id is its games' family, its commands are in ``<package>.cli``, and with its
+        `tables` module (`tables_name`, `load_tables`) `solve` builds its expert's tables."""
+        if tables is not None:
+            fields.update(solver=True, tables_name=tables.tables_name, load_tables=tables.load_tables)
+        return cls(id=games[0].family, games=games, cli=f"{package}.cli", **fields)
+
     @property
     def title(self) -> Msg:
         return Msg(f"family.{self.id}.title")

@@ -14,7 +14,7 @@ import math
 import os
 import sys
 from importlib import import_module
-from typing import Sequence, TextIO
+from typing import Callable, Sequence, TextIO
 
 from . import FAMILIES, GAMES, DiceSampler, GameError, Match, family_of, find_game, load_match
 from .core import (
@@ -194,12 +194,14 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
 
 
 def write_solved(args, name: str, data: bytes, out: TextIO) -> None:
-    """``solve --write DIR``: a solved table's file into DIR (named by the last part of
-    `name`), said on `out`; nothing without ``--write``."""
+    """The end of a solved table's report: with ``solve --write DIR``, its file into DIR
+    (named by the last part of `name`), said on `out`; then `out` is flushed, so that a
+    long solve says each table as it comes."""
     if args.write is not None:
         path = os.path.join(args.write, os.path.basename(name) + ".bin")
         write_bytes(path, data)
         out.write(f"    wrote {path}\n")
+    out.flush()
 
 
 def expert_rate(players, results) -> tuple[int, float, float] | None:
@@ -214,6 +216,19 @@ def expert_rate(players, results) -> tuple[int, float, float] | None:
         return None
     j = next(i for i, p in enumerate(players) if p.seat == "expert")
     return (j, *_mean_se([r[1][j] for r in results]))
+
+
+def report_expert_rate(players, results, out: TextIO, what: str, rate_of: Callable[[], float]) -> None:
+    """For a family's ``simulate_report``: when `expert_rate` measured one, the expert's
+    win rate the family computes (`rate_of()`, called only then; `what` says how it is
+    known) beside the measured one, in standard errors."""
+    measured = expert_rate(players, results)
+    if measured is None:
+        return
+    expected = rate_of()
+    _, rate, se = measured
+    out.write(f"    expert {what} {expected:.4f}: measured {rate:.4f} ± {se:.4f}, "
+              f"{(rate - expected) / se:+.2f} standard errors\n")
 
 
 def _simulate_chunk(job) -> list[tuple[list[int], list[int], list[int], bool]]:
@@ -309,7 +324,7 @@ def cmd_solve(args, out: TextIO) -> int:
         families = [family_of(find_game(args.game))] if args.game else FAMILIES.values()
         for family in families:
             if family.solver:
-                import_module(family.cli).solve(None, {}, args, out)
+                _solver(family)(None, {}, args, out)
         return 0
     if not args.game:
         raise UsageError("cli.solve_which", games=", ".join(
@@ -318,7 +333,16 @@ def cmd_solve(args, out: TextIO) -> int:
     family = family_of(game)
     if not family.solver:
         raise UsageError("cli.no_solver", game=game.title)
-    return import_module(family.cli).solve(game, parse_options(game, args.option), args, out)
+    return _solver(family)(game, parse_options(game, args.option), args, out)
+
+
+def _solver(family):
+    """The family's `solve` (its cli module's), once numpy, which every solver needs, is there."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        raise UsageError("cli.needs_numpy") from None
+    return import_module(family.cli).solve
 
 
 def _family_commands() -> dict[str, object]:

@@ -332,6 +332,18 @@ def score_outcome(state: "State", ending: str = "points") -> Outcome:
     return Outcome(ending, ranking, top, losers, len(top) > 1, scores)
 
 
+# --- events: what an action did ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerEvent:
+    """A typed event (a game's ``state.events``) that concerns one player: `player`, his
+    seat.  Each game's events add what else they say (pygames.le421.rules.Thrown, …); one
+    with nothing more is a plain subclass, and its words are the game's catalogue's."""
+
+    player: int
+
+
 # --- games and states ----------------------------------------------------------------
 
 
@@ -342,6 +354,17 @@ class State:
         raise NotImplementedError
 
     def legal_actions(self) -> list[Action]:
+        """None once the game is over; at a chance node, every way the dice can land;
+        else what the player to move may do (`player_actions`)."""
+        who = self.current_player()
+        if who == TERMINAL:
+            return []
+        if who == CHANCE:
+            return [Throw(faces) for faces in itertools.product(range(1, 7), repeat=self.dice_to_throw())]
+        return self.player_actions()
+
+    def player_actions(self) -> list[Action]:
+        """The legal actions of the player to move (the game goes on, no dice are landing)."""
         raise NotImplementedError
 
     def apply(self, action: Action) -> "State":
@@ -554,6 +577,16 @@ class Family:
             object.__setattr__(game, "_family", self)
         missing = {s for g in self.games for s in g.seats if s != "human"} - set(self.bots)
         assert not missing, f"{self.id}: no bot for {sorted(missing)}"
+
+    @classmethod
+    def of_package(cls, package: str, games: tuple[Game, ...], *, tables: Any = None,
+                   **fields: Any) -> "Family":
+        """The family a game's package assembles (``Family.of_package(__name__, GAMES, …)``):
+        its id is its games' family, its commands are in ``<package>.cli``, and with its
+        `tables` module (`tables_name`, `load_tables`) `solve` builds its expert's tables."""
+        if tables is not None:
+            fields.update(solver=True, tables_name=tables.tables_name, load_tables=tables.load_tables)
+        return cls(id=games[0].family, games=games, cli=f"{package}.cli", **fields)
 
     @property
     def title(self) -> Msg:

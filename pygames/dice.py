@@ -173,6 +173,10 @@ class CupState:
     def cup(self) -> Cup:
         return Cup(self.CUP_SIZE, self.dice, getattr(self, self.CUP_AIR))
 
+    def dice_to_throw(self) -> int:
+        """The dice in the air."""
+        return len(getattr(self, self.CUP_AIR))
+
     def check_legal(self, action: Action) -> None:
         super().check_legal(action)
         if isinstance(action, Roll) and action.positions is not None:

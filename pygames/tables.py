@@ -15,7 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
+import sys
 import zlib
+from array import array
 from typing import Callable
 
 from .core import GameError
@@ -69,6 +71,16 @@ def read_table(data: bytes, magic: bytes, version: int, bytes_per_state: int,
     if hashlib.sha256(raw).hexdigest() != digest:
         raise unreadable("hash")
     return header, payload
+
+
+def unsigned_array(raw: bytes, size: int) -> array:
+    """The unsigned integers of `size` bytes (2 or 4) stored little endian in `raw`, as an
+    array in the machine's own order."""
+    values = array(next(code for code in "HIL" if array(code).itemsize == size))
+    values.frombytes(raw)
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values
 
 
 def write_table(magic: bytes, header: dict, payload: bytes) -> bytes:

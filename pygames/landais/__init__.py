@@ -7,22 +7,18 @@ only), `cli` (its commands), `messages` (its words).
 """
 
 from ..core import Family
-from . import messages
+from . import messages, tables
 from .bots import ExpertBot, ThresholdBot, advise
 from .rules import *  # noqa: F401,F403  (the rules' names, as pygames.landais.X)
 from .rules import GAMES
-from .tables import load_tables, tables_name
 
-FAMILY = Family(
-    id="de-landais",
-    games=GAMES,
+FAMILY = Family.of_package(
+    __name__,
+    GAMES,
     view="landais_view",
     bots={"simple": lambda tables: ThresholdBot(300), "expert": ExpertBot},
     text=messages,
     commands=("landais-throw",),
-    cli="pygames.landais.cli",
-    solver=True,
-    tables_name=tables_name,
-    load_tables=load_tables,
+    tables=tables,
     advise=advise,
 )

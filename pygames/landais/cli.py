@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ..cli import UsageError, expert_rate, read_tables, write_solved
+from ..cli import UsageError, read_tables, report_expert_rate, write_solved
 from ..core import parse_faces
 from ..messages import Msg
 from .rules import DICE, GAMES, TARGETS, classify
@@ -27,10 +27,6 @@ def run(name: str, args, out: TextIO) -> int:
 def solve(game, options, args, out: TextIO) -> int:
     """Solve the two-player game for a target; print P(the starting player wins) from
     0 - 0 first (6 decimals), then how it was found; `--write DIR` writes the table."""
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        raise UsageError("cli.needs_numpy") from None
     from .solver import DEFAULT_FLOOR, build_table
 
     floor = DEFAULT_FLOOR if getattr(args, "floor", None) is None else args.floor
@@ -50,19 +46,15 @@ def solve(game, options, args, out: TextIO) -> int:
                   f"{info['sweeps']} sweeps (tol {info['tol']:g}) in {info['seconds']:.1f} s; "
                   f"{info['model'].size():,} states, {len(data):,} bytes\n")
         write_solved(args, info["name"], data, out)
-        out.flush()
     return 0
 
 
 def simulate_report(game, options, players, results, args, out: TextIO) -> None:
     """Expert against simple (two players): the rate the table predicts, exactly."""
-    measured = expert_rate(players, results)
-    if measured is None:
-        return
-    _, rate, se = measured
-    predicted = predicted_rate(options["target"], 300, read_tables(GAMES[0], options, args.tables))
-    out.write(f"    expert predicted by the table {predicted:.4f}: measured {rate:.4f} ± {se:.4f}, "
-              f"{(rate - predicted) / se:+.2f} standard errors\n")
+    def predicted() -> float:
+        return predicted_rate(options["target"], 300, read_tables(GAMES[0], options, args.tables))
+
+    report_expert_rate(players, results, out, "predicted by the table", predicted)
 
 
 def predicted_rate(target: int, threshold: int, tables) -> float:

@@ -49,7 +49,6 @@ are pygames.landais.messages'.  The computer players are in pygames.landais.bots
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ..core import (
@@ -203,12 +202,7 @@ class LandaisState(State):
     def dice_to_throw(self) -> int:
         return 1 if self.contenders else DICE
 
-    def legal_actions(self) -> list[Action]:
-        who = self.current_player()
-        if who == TERMINAL:
-            return []
-        if who == CHANCE:
-            return [Throw(f) for f in product(range(1, 7), repeat=self.dice_to_throw())]
+    def player_actions(self) -> list[Action]:
         return [ROLL] if self.pending else [ROLL, SEAL]
 
     def why_illegal(self, action: Action) -> Msg:

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from array import array
 from itertools import product
 
 from ..core import GameError
-from ..tables import read_table, unreadable
+from ..tables import read_table, unreadable, unsigned_array
 from .rules import UNIT, classify
 
 TABLE_MAGIC = b"PYGLAND\x00"
@@ -61,13 +60,7 @@ def _raw(planes: bytes, n: int) -> bytes:
 def decode_table(data: bytes) -> tuple[dict, array]:
     """(header, u32 codes) from a table's bytes, checked (see pygames.tables)."""
     header, planes = read_table(data, TABLE_MAGIC, TABLE_FORMAT, 4, MAX_STATES, _raw)
-    codes = array("I")
-    if codes.itemsize != 4:
-        codes = array("L")
-    codes.frombytes(_raw(planes, header["states"]))
-    if sys.byteorder != "little":
-        codes.byteswap()
-    return header, codes
+    return header, unsigned_array(_raw(planes, header["states"]), 4)
 
 
 class LandaisTables:

@@ -7,23 +7,19 @@ errors).
 """
 
 from ..core import Family
-from . import messages
+from . import messages, tables
 from .bots import ExpertBot, NaiveBot, SimpleBot, advise
 from .rules import *  # noqa: F401,F403  (the rules' names, as pygames.le421.X)
 from .rules import GAMES
-from .tables import load_tables, tables_name
 
-FAMILY = Family(
-    id="421",
-    games=GAMES,
+FAMILY = Family.of_package(
+    __name__,
+    GAMES,
     view="le421_view",
     bots={"naive": lambda tables: NaiveBot(), "simple": lambda tables: SimpleBot(),
           "expert": ExpertBot},
     text=messages,
     commands=("rank421",),
-    cli="pygames.le421.cli",
-    solver=True,
-    tables_name=tables_name,
-    load_tables=load_tables,
+    tables=tables,
     advise=advise,
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ..cli import UsageError, expert_rate, parse_options, read_tables, write_solved
+from ..cli import UsageError, parse_options, read_tables, report_expert_rate, write_solved
 from ..core import parse_faces
 from ..messages import Msg, text
 from .messages import hand_name
@@ -43,10 +43,8 @@ def solve(game, options, args, out: TextIO) -> int:
     approximation it keeps with three players or more, 6 decimals), then how V was found
     and the other exact rates.  With no game (--all: every option set) only the tables
     are solved, in a few seconds.  `--write DIR` writes them."""
-    try:
-        import numpy as np
-    except ImportError:
-        raise UsageError("cli.needs_numpy") from None
+    import numpy as np
+
     from .solver import TOL, build_table, evaluation
     from .tables import load_tables
 
@@ -72,15 +70,16 @@ def solve(game, options, args, out: TextIO) -> int:
                       f"self-play gives V back within {ev['self_play_error']:.1e}; evaluated in "
                       f"{ev['seconds']:.0f} s\n")
         write_solved(args, info["name"], data, out)
-        out.flush()
     return 0
 
 
 def simulate_report(game, options, players, results, args, out: TextIO) -> None:
     """Expert against simple (two players): the exact rate beside the measured one."""
-    measured = expert_rate(players, results)
-    if measured is None:
-        return
+    report_expert_rate(players, results, out, "exact", lambda: exact_rate(game, options, args))
+
+
+def exact_rate(game, options, args) -> float:
+    """The expert's exact win rate against the simple player, two players (numpy)."""
     import numpy as np
 
     from .bots import ExpertBot, SimpleBot
@@ -88,7 +87,4 @@ def simulate_report(game, options, players, results, args, out: TextIO) -> None:
 
     m = Model(np, game.rules(options))
     tables = read_tables(game, options, getattr(args, "tables", None))
-    exact = win_rate(np, m, policy(np, m, ExpertBot(tables))[:2], policy(np, m, SimpleBot())[:2])
-    _, rate, se = measured
-    out.write(f"    expert exact {exact:.4f}: measured {rate:.4f} ± {se:.4f}, "
-              f"{(rate - exact) / se:+.2f} standard errors\n")
+    return win_rate(np, m, policy(np, m, ExpertBot(tables))[:2], policy(np, m, SimpleBot())[:2])

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ..core import (
@@ -39,6 +39,7 @@ from ..core import (
     Option,
     Outcome,
     Player,
+    PlayerEvent,
     State,
     Throw,
     Word,
@@ -202,21 +203,19 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
-class Thrown:
+class _HandEvent(PlayerEvent):
+    """A fact about a player's hand and the throws he has used for it."""
+
+    hand: tuple[int, ...]
+    throws: int
+
+
+class Thrown(_HandEvent):
     """A player's dice landed: his hand and the throws he has used."""
 
-    player: int
-    hand: tuple[int, ...]
-    throws: int
 
-
-@dataclass(frozen=True)
-class Stopped:
+class Stopped(_HandEvent):
     """A player stopped on his hand (décharge) after `throws` throws."""
-
-    player: int
-    hand: tuple[int, ...]
-    throws: int
 
 
 @dataclass(frozen=True)
@@ -248,11 +247,8 @@ class RampoStarts:
     players: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Lost:
+class Lost(PlayerEvent):
     """`player` holds every token: he has lost, the game is over."""
-
-    player: int
 
 
 @dataclass(frozen=True)
@@ -297,15 +293,7 @@ class Le421State(CupState, State):
             return CHANCE
         return self.order[self.turn]
 
-    def dice_to_throw(self) -> int:
-        return len(self.rolling)
-
-    def legal_actions(self) -> list[Action]:
-        who = self.current_player()
-        if who == TERMINAL:
-            return []
-        if who == CHANCE:
-            return [Throw(f) for f in product(range(1, 7), repeat=len(self.rolling))]
+    def player_actions(self) -> list[Action]:
         if self.throws == 0:
             return [Roll()]
         return [*self.cup.keeps(), Stop()]  # throws < limit: a full hand ends by itself

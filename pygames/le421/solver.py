@@ -245,32 +245,32 @@ def decharge_wins(np, m: Model, pa, pb):
         return 2 * (a - 1) + leader
 
     M, b = np.zeros((N, N)), np.zeros(N)
+
+    def a_gives(s, a, law):
+        """From state s, A (holding a) gives t tokens with probability law[t]: B leads
+        next, or A gave his last token and has won."""
+        for t, p in enumerate(law):
+            if p and t == a:
+                b[s] += p
+            elif p:
+                M[s, at(a - t, 1)] += p
+
+    def b_gives(s, a, law):
+        """From state s, B (holding P - a) gives t tokens: A leads next, unless B gave
+        his last token (B has won: A's chance is 0)."""
+        for t, p in enumerate(law):
+            if p and t < P - a:
+                M[s, at(a + t, 0)] += p
+
     for a in range(1, P):
         # A leads with x = a: A's leader decisions, B's as follower.
         gives_l, gives_f = round_law(np, m, pa[0], pb[1], a)
-        s = at(a, 0)
-        for t, p in enumerate(gives_l):
-            if p:
-                if t == a:
-                    b[s] += p
-                else:
-                    M[s, at(a - t, 1)] += p
-        for t, p in enumerate(gives_f):
-            if p and t < P - a:
-                M[s, at(a + t, 0)] += p
+        a_gives(at(a, 0), a, gives_l)
+        b_gives(at(a, 0), a, gives_f)
         # B leads with x = P - a.
-        x = P - a
-        gives_l, gives_f = round_law(np, m, pb[0], pa[1], x)
-        s = at(a, 1)
-        for t, p in enumerate(gives_l):
-            if p and t < x:
-                M[s, at(a + t, 0)] += p
-        for t, p in enumerate(gives_f):
-            if p:
-                if t == a:
-                    b[s] += p
-                else:
-                    M[s, at(a - t, 1)] += p
+        gives_l, gives_f = round_law(np, m, pb[0], pa[1], P - a)
+        b_gives(at(a, 1), a, gives_l)
+        a_gives(at(a, 1), a, gives_f)
     W = np.linalg.solve(np.eye(N) - M, b)
     return W.reshape(P - 1, 2)
 

@@ -11,13 +11,12 @@ from .bots import ExpertBot, MediumBot, SimpleBot
 from .rules import *  # noqa: F401,F403  (the rules' names, as pygames.linotte.X)
 from .rules import GAMES
 
-FAMILY = Family(
-    id="linotte",
-    games=GAMES,
+FAMILY = Family.of_package(
+    __name__,
+    GAMES,
     view="linotte_view",
     bots={"simple": lambda tables: SimpleBot(), "medium": lambda tables: MediumBot(),
           "expert": lambda tables: ExpertBot()},
     text=messages,
     commands=("linotte-score",),
-    cli="pygames.linotte.cli",
 )

@@ -41,7 +41,6 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import product
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ..core import (
@@ -53,6 +52,7 @@ from ..core import (
     Option,
     Outcome,
     Player,
+    PlayerEvent,
     State,
     Throw,
     Word,
@@ -293,38 +293,34 @@ def runs(board: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
 
 
 @dataclass(frozen=True)
-class AppelAnnounced:
-    player: int
+class _AppelEvent(PlayerEvent):
     target: str  # a majeure, or "defi"
 
 
-@dataclass(frozen=True)
-class AppelMissed:
+class AppelAnnounced(_AppelEvent):
+    """The player names his appel."""
+
+
+class AppelMissed(_AppelEvent):
     """The turn ended with the appel not made: no pawn placed."""
 
-    player: int
-    target: str
+
+class Passed(PlayerEvent):
+    """The player passed: no pawn placed."""
 
 
 @dataclass(frozen=True)
-class Passed:
-    player: int
-
-
-@dataclass(frozen=True)
-class PawnPlaced:
+class PawnPlaced(PlayerEvent):
     """A pawn on `cell`, and what allowed it (`why`: the cell's kind, the sec, the appel)."""
 
-    player: int
     cell: int
     why: Msg
 
 
 @dataclass(frozen=True)
-class LineMade:
+class LineMade(PlayerEvent):
     """A run of 3 pawns or more through the new pawn: its cells in line order."""
 
-    player: int
     cells: tuple[int, ...]
 
     @property
@@ -333,20 +329,17 @@ class LineMade:
 
 
 @dataclass(frozen=True)
-class PointsGained:
-    player: int
+class PointsGained(PlayerEvent):
     gained: int
     total: int
 
 
-@dataclass(frozen=True)
-class FiveInARow:
-    player: int
+class FiveInARow(PlayerEvent):
+    """Five of the player's pawns in a row: he has won."""
 
 
-@dataclass(frozen=True)
-class TwelfthPawn:
-    player: int
+class TwelfthPawn(PlayerEvent):
+    """The player placed his twelfth and last pawn."""
 
 
 @dataclass(frozen=True)
@@ -372,24 +365,16 @@ class LinotteState(CupState, State):
             return CHANCE
         return self.player
 
-    def dice_to_throw(self) -> int:
-        return len(self.rerolling)
-
     def legal_actions(self) -> list[Action]:
         # Every apply checks membership here, so a state keeps its list (not a field:
         # equality, records and copies ignore it).
         cached = self.__dict__.get("_legal")
         if cached is None:
-            cached = self._legal_actions()
+            cached = super().legal_actions()
             object.__setattr__(self, "_legal", cached)
         return list(cached)
 
-    def _legal_actions(self) -> list[Action]:
-        who = self.current_player()
-        if who == TERMINAL:
-            return []
-        if who == CHANCE:
-            return [Throw(f) for f in product(range(1, 7), repeat=len(self.rerolling))]
+    def player_actions(self) -> list[Action]:
         if self.rolls == 0:
             return [Roll()]
         actions: list[Action] = []

@@ -6,23 +6,19 @@ analysis), `solver` (numpy, build time only), `cli` (its commands), `messages` (
 """
 
 from ..core import Family
-from . import messages
+from . import messages, tables
 from .advisor import advise
 from .bots import ExpertBot, SimpleBot
 from .rules import *  # noqa: F401,F403  (the rules' names, as pygames.yams.X)
 from .rules import GAMES
-from .tables import load_tables, tables_name
 
-FAMILY = Family(
-    id="yams",
-    games=GAMES,
+FAMILY = Family.of_package(
+    __name__,
+    GAMES,
     view="yams_view",
     bots={"simple": lambda tables: SimpleBot(), "expert": ExpertBot},
     text=messages,
     commands=("score",),
-    cli="pygames.yams.cli",
-    solver=True,
-    tables_name=tables_name,
-    load_tables=load_tables,
+    tables=tables,
     advise=advise,
 )

@@ -43,10 +43,6 @@ def run(name: str, args, out: TextIO) -> int:
 
 def solve(game, options, args, out: TextIO) -> int:
     """Solve a ruleset (or, with game None, every one) exactly; optionally write tables."""
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        raise UsageError("cli.needs_numpy") from None
     from .solver import all_configs, build_table
 
     configs = all_configs() if game is None else [(game, options)]

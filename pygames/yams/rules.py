@@ -11,7 +11,6 @@ rest), each followed by a chance `dice …` action; then `score BOX`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from ..core import (
@@ -219,15 +218,7 @@ class YamsState(CupState, State):
             return TERMINAL
         return self.player
 
-    def dice_to_throw(self) -> int:
-        return len(self.rerolling)
-
-    def legal_actions(self) -> list[Action]:
-        who = self.current_player()
-        if who == TERMINAL:
-            return []
-        if who == CHANCE:
-            return [Throw(f) for f in product(range(1, 7), repeat=len(self.rerolling))]
+    def player_actions(self) -> list[Action]:
         actions: list[Action] = []
         if self.rolls == 0:
             return [Roll()]

@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from ..core import GameError
 from ..dice import counts
-from ..tables import read_table, unreadable
+from ..tables import read_table, unreadable, unsigned_array
 from .rules import DICE, GAMES, ROLLS, UPPER_IDS, YAM_PRIME, Rules
 
 TABLE_MAGIC = b"PYGYAMS\x00"
@@ -187,10 +187,7 @@ def _raw_codes(planes: bytes, n: int) -> bytes:
     interleaved = bytearray(2 * n)
     interleaved[0::2] = planes[:n]
     interleaved[1::2] = planes[n:]
-    deltas = array("H")
-    deltas.frombytes(bytes(interleaved))
-    if sys.byteorder != "little":
-        deltas.byteswap()
+    deltas = unsigned_array(bytes(interleaved), 2)
     codes = array("H", (v & 0xFFFF for v in accumulate(deltas)))
     if sys.byteorder != "little":
         codes.byteswap()
@@ -203,11 +200,7 @@ def decode_table(data: bytes) -> tuple[dict, array]:
     The payload is the codes of every stored state in layout order, delta-coded (mod 2**16)
     and split into low bytes then high bytes, which zlib packs much better."""
     header, planes = read_table(data, TABLE_MAGIC, TABLE_FORMAT, 2, MAX_STATES, _raw_codes)
-    codes = array("H")
-    codes.frombytes(_raw_codes(planes, header["states"]))
-    if sys.byteorder != "little":
-        codes.byteswap()
-    return header, codes
+    return header, unsigned_array(_raw_codes(planes, header["states"]), 2)
 
 
 class YamsTables:

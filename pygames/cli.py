@@ -193,10 +193,12 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
 # --- simulate: many seeded games between computer seats --------------------------------
 
 
-def write_solved(args, name: str, data: bytes, out: TextIO) -> None:
-    """The end of a solved table's report: with ``solve --write DIR``, its file into DIR
-    (named by the last part of `name`), said on `out`; then `out` is flushed, so that a
-    long solve says each table as it comes."""
+def write_solved(args, name: str, data: bytes, out: TextIO, *lines: str) -> None:
+    """A solved table's report: its `lines` on `out`, then, with ``solve --write DIR``, its
+    file into DIR (named by the last part of `name`), said on `out`; then `out` is flushed,
+    so that a long solve says each table as it comes."""
+    for line in lines:
+        out.write(line + "\n")
     if args.write is not None:
         path = os.path.join(args.write, os.path.basename(name) + ".bin")
         write_bytes(path, data)

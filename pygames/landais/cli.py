@@ -40,12 +40,12 @@ def solve(game, options, args, out: TextIO) -> int:
         if target <= 0 or target % 50 or floor > 0 or floor % 50:
             raise UsageError("landais.error.target_floor")
         data, info = build_table(target, floor)
-        out.write(f"{info['start']:.6f}\n")
-        out.write(f"    {info['name']}: target {target}, floor {floor}; P(first player wins) from 0-0 "
-                  f"{info['start']:.9f}, second player {1 - info['start']:.9f}; "
-                  f"{info['sweeps']} sweeps (tol {info['tol']:g}) in {info['seconds']:.1f} s; "
-                  f"{info['model'].size():,} states, {len(data):,} bytes\n")
-        write_solved(args, info["name"], data, out)
+        write_solved(
+            args, info["name"], data, out, f"{info['start']:.6f}",
+            f"    {info['name']}: target {target}, floor {floor}; P(first player wins) from 0-0 "
+            f"{info['start']:.9f}, second player {1 - info['start']:.9f}; "
+            f"{info['sweeps']} sweeps (tol {info['tol']:g}) in {info['seconds']:.1f} s; "
+            f"{info['model'].size():,} states, {len(data):,} bytes")
     return 0
 
 

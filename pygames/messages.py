@@ -86,11 +86,12 @@ def _vowel(word: str) -> bool:
     return bool(first) and first in "aeiouyàâäéèêëîïôöùûüœh"
 
 
-def _de(word: str) -> str:
+def de(word: str) -> str:
+    """"de Paul", "d'Ordinateur": the preposition, elided before a vowel or a mute h."""
     return ("d'" if _vowel(word) else "de ") + word
 
 
-FILTERS = {"de": _de}
+FILTERS = {"de": de}
 
 
 def _join(parts: list[Pieces], last: str = " et ") -> Pieces:

@@ -22,6 +22,11 @@ CHANGED_WORDS = [
     # The terminal's sheet named the bonus threshold "≥63" even when the option asks for
     # strictly more than 63 (issue "What players hit", item 12).
     (lambda e: e["record"]["options"].get("bonus_above_63"), "Prime (≥63)", "Prime (≥64)"),
+    # "de A", "de Ordinateur" are elided, "d'A", "d'Ordinateur" (item 11); only the 421
+    # round's sentence names the giver after "de".
+    (lambda e: e["record"]["game"] == "421", "jeton de A (", "jeton d'A ("),
+    (lambda e: e["record"]["game"] == "421", "jetons de A (", "jetons d'A ("),
+    (lambda e: e["record"]["game"] == "421", " de Ordinateur (", " d'Ordinateur ("),
 ]
 
 

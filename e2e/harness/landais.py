@@ -12,6 +12,7 @@ from pygames.core import Match
 from pygames.dice import Roll
 from pygames.landais import Seal
 from pygames.landais.messages import throw_text
+from pygames.messages import de
 from pygames.messages import text as words
 
 THIN = "\u202f"
@@ -46,6 +47,7 @@ READ_JS = """
       ghost: li.querySelector('.ghost').hidden ? null : li.querySelector('.ghost').style.width,
     })),
     turn: q('#turn-info').textContent,
+    diceLabel: q('#dice').getAttribute('aria-label'),
     roll: q('#roll').disabled, seal: q('#seal').disabled,
     opening: q('#opening').hidden ? null : q('#opening').textContent,
   };
@@ -78,6 +80,7 @@ def check_table(page, match: Match) -> dict:
     assert view["floating"] == fmt(state.floating if current is not None else 0)
     if state.last is not None:
         assert view["dice"] == list(state.last.faces)
+        assert view["diceLabel"].startswith(f"Dés {de(names[state.last.thrower])} : ")  # "d'Ordinateur"
         assert words(throw_text(state.last)) in view["throwName"]
         history = match.history
         if len(history) >= 2 and isinstance(history[-2], Roll) and not isinstance(history[-1], Seal):

@@ -13,7 +13,7 @@ from harness.pages import TURN_TIMEOUT_MS, GamePage
 from pygames import load_match
 from pygames.core import Match
 from pygames.linotte import EMPTY, PAWNS, Announce, cell_name, kind_label, window_points
-from pygames.messages import text
+from pygames.messages import de, text
 
 READ_JS = """
 (key) => {
@@ -70,7 +70,7 @@ def check_table(game: GamePage) -> Match:
             assert "taken" not in classes, (i, cell)
         else:
             assert {"taken", f"p{owner}"} <= classes, (i, cell)
-            assert names[owner] in cell["label"]
+            assert f" {de(names[owner])}" in cell["label"]  # "pion ○ d'Ordinateur"
         assert ("placeable" in classes) == (i in placeable), (i, cell, placeable)
         assert cell["action"] == (f"place {cell_name(i).lower()}" if i in placeable else None)
         assert cell["label"].startswith(f"{cell_name(i)}, {text(kind_label(state.rules.cells[i]))}")

@@ -65,7 +65,7 @@ register({
     # a round in one sentence
     "421.round.charge": "{worst} ({worst_hand}) prend {tokens} au pot, meilleure main : "
                         "{best} ({best_hand}){rampos}.",
-    "421.round.decharge": "{worst} ({worst_hand}) reçoit {tokens} de {best} ({best_hand}){rampos}.",
+    "421.round.decharge": "{worst} ({worst_hand}) reçoit {tokens} {best|de} ({best_hand}){rampos}.",
     "421.rampos": (" après un rampo", " après {n} rampos"),
     # what an action did
     "421.thrown": "{player} lance : {dice} ({hand}).",

@@ -127,6 +127,14 @@ def test_the_charge_throw_is_one_and_done():
     assert m.state.current_player() == 1 and m.state.throws == 0
 
 
+@pytest.mark.parametrize("giver, said", [("Ordinateur", "d'Ordinateur"), ("Hélène", "d'Hélène"),
+                                         ("Paul", "de Paul")])
+def test_the_round_sentence_elides_de_before_a_vowel(giver, said):
+    m = match(f"{giver},Zoé", start={"pot": 0, "tokens": [10, 11]})
+    play(m, "roll", "dice 4 2 1", "stop", "Zoé: 6 5 3")
+    assert text(round_sentence(m.state.last, m.names)) == f"Zoé (653) reçoit 10 jetons {said} (421)."
+
+
 def test_a_best_tie_is_a_rampo_for_the_value_of_the_original_hand():
     m = match(start={"pot": 0, "tokens": [10, 11]})
     play(m, "roll", "dice 6 5 3", "stop", "Paul: 3 5 6")

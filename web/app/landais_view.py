@@ -25,7 +25,7 @@ from pygames.dice import Roll
 from pygames.landais import DICE, GIFTS, Seal
 from pygames.landais.bots import advise
 from pygames.landais.messages import throw_text
-from pygames.messages import Name
+from pygames.messages import Name, de
 from pygames.messages import text as words
 
 NBSP, THIN = "\u00a0", "\u202f"
@@ -463,7 +463,7 @@ class View(TrayView):
         if last is None:
             box.setAttribute("aria-label", "Dés : pas encore lancés")
         else:
-            box.setAttribute("aria-label", f"Dés de {self.names[last.thrower]} : "
+            box.setAttribute("aria-label", f"Dés {de(self.names[last.thrower])} : "
                              + ", ".join(map(str, last.faces)))
         # What the last throw was.
         name = by_id("throw-name")

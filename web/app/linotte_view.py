@@ -32,7 +32,7 @@ from pygames.linotte import (
     kind_label,
 )
 from pygames.linotte.messages import events as move_events
-from pygames.messages import Name
+from pygames.messages import Name, de
 from pygames.messages import text as words
 
 SVG = "http://www.w3.org/2000/svg"
@@ -358,7 +358,7 @@ class View(TrayView):
             if CELL_TEXT.get(kind, ("", ""))[1]:  # the name holds the cell's visible words
                 text += ", " + CELL_TEXT[kind][1]
             if owner != EMPTY:
-                text += f", pion {MARKS[owner]} de {names[owner]}"
+                text += f", pion {MARKS[owner]} {de(names[owner])}"
                 if i in in_run:
                     text += ", aligné"
             elif i in placeable:

@@ -77,3 +77,13 @@ def play_legally(match, bots, max_steps: int | None = None):
         return action
 
     return play_out(match, choose)
+
+
+def turn(match, *moves: str):
+    """Play `moves` on `match`, written as the rules read: a `dice …` that opens a turn
+    implies its first `roll`."""
+    for move in moves:
+        if move.startswith("dice") and match.state.rolls == 0 and not match.state.is_chance():
+            match.apply("roll")
+        match.apply(move)
+    return match

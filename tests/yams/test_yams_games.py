@@ -10,20 +10,13 @@ import copy
 import re
 
 import pytest
+from support import turn
 
 from pygames import CHANCE, TERMINAL, GameError, IllegalAction, Match, Player, Throw, find_game
 
 
 def new_match(game_id: str, *names: str, **options) -> Match:
     return Match(find_game(game_id), [Player(n) for n in names or ("Alice",)], options)
-
-
-def turn(match: Match, *moves: str) -> Match:
-    for move in moves:
-        if move.startswith("dice") and match.state.rolls == 0 and not match.state.is_chance():
-            match.apply("roll")
-        match.apply(move)
-    return match
 
 
 def sheet(match: Match, player: int = 0):

@@ -1,5 +1,5 @@
 """What several core test modules share that is not a fixture: the shipped tables, the
-size of the heavy modules' loops, the French of an outcome."""
+size of the heavy modules' loops, the French of an outcome, playing a match out."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from pygames import find_game
 from pygames.cli import read_tables
+from pygames.core import play_out
 
 
 def _test_size() -> float:
@@ -60,3 +61,29 @@ def render_text(game, state, names) -> str:
     from pygames import family_of
 
     return family_of(game).text.render_text(state, names)
+
+
+def play_legally(match, bots, max_steps: int | None = None):
+    """Play `match` to its end, `bots[player](state)` choosing each move: every move chosen
+    is asserted legal, and, given `max_steps`, the game asserted to end in fewer moves."""
+    steps = 0
+
+    def choose(state):
+        nonlocal steps
+        action = bots[state.current_player()](state)
+        assert action in state.legal_actions()
+        steps += 1
+        assert max_steps is None or steps < max_steps
+        return action
+
+    return play_out(match, choose)
+
+
+def turn(match, *moves: str):
+    """Play `moves` on `match`, written as the rules read: a `dice …` that opens a turn
+    implies its first `roll`."""
+    for move in moves:
+        if move.startswith("dice") and match.state.rolls == 0 and not match.state.is_chance():
+            match.apply("roll")
+        match.apply(move)
+    return match

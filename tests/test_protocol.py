@@ -15,7 +15,7 @@ import json
 import random
 
 import pytest
-from support import reason_text, shipped_tables, sized
+from support import play_legally, reason_text, shipped_tables, sized
 
 from pygames import FAMILIES, GAMES, DiceSampler, GameError, IllegalAction, Match, Player, load_match
 from pygames.bots import RandomBot, bot_for
@@ -189,17 +189,7 @@ def test_every_computer_seat_plays_a_legal_game(game_id, seat):
     match = new_match(game, n, None, f"seat/{seat}", [seat] * n)
     tables = shipped_tables(game_id) if seat == "expert" else None
     bots = {i: bot_for(game, seat, tables) for i in range(n)}
-    steps = 0
-    while not match.state.is_terminal():
-        state = match.state
-        if state.is_chance():
-            match.throw()
-            continue
-        action = bots[state.current_player()](state)
-        assert action in state.legal_actions()
-        match.apply(action)
-        steps += 1
-        assert steps < MAX_STEPS
+    play_legally(match, bots, MAX_STEPS)
     check_outcome(match)
 
 

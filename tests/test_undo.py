@@ -48,6 +48,18 @@ def advance(match, rng, plies):
     return match
 
 
+def random_decisions(match, rng):
+    """Play at random (seeded dice) towards the end, yielding after each decision the legal
+    actions it was picked from; the caller may stop early by leaving its loop."""
+    while not match.state.is_terminal():
+        if match.state.is_chance():
+            match.throw()
+            continue
+        legal = match.state.legal_actions()
+        match.apply(rng.choice(legal))
+        yield legal
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 @FAST
 @given(seed=st.integers(0, 10**6), plies=st.integers(0, 400), choice=st.integers(0, 10**6))
@@ -126,12 +138,7 @@ def test_a_whole_game_with_undo_at_every_decision_replays(game_id):
     replays to the same final state."""
     match = new_match(game_id, "whole")
     rng = random.Random(7)
-    while not match.state.is_terminal():
-        if match.state.is_chance():
-            match.throw()
-            continue
-        legal = match.state.legal_actions()
-        match.apply(rng.choice(legal))
+    for legal in random_decisions(match, rng):
         if match.can_undo():
             match.undo()
             match.apply(rng.choice(legal))
@@ -146,17 +153,12 @@ def test_a_whole_game_with_undo_at_every_decision_replays(game_id):
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_sans_annulation_turns_undo_off_and_is_recorded(game_id):
     match = new_match(game_id, "serious", undo=False)
-    rng = random.Random(3)
-    decisions = 0
-    while not match.state.is_terminal() and decisions < 40:
-        if match.state.is_chance():
-            match.throw()
-            continue
-        match.apply(rng.choice(match.state.legal_actions()))
-        decisions += 1
+    for decisions, _ in enumerate(random_decisions(match, random.Random(3)), 1):
         assert not match.can_undo() and match.undo_player() is None
         with pytest.raises(IllegalAction):
             match.undo()
+        if decisions == 40:
+            break
     record = roundtrip(match.to_record())
     assert record["undo"] is False
     again = load_match(record)
@@ -166,12 +168,7 @@ def test_sans_annulation_turns_undo_off_and_is_recorded(game_id):
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_old_records_without_the_setting_allow_undo(game_id):
     match = new_match(game_id, "old")
-    rng = random.Random(5)
-    while not match.state.is_terminal():
-        if match.state.is_chance():
-            match.throw()
-            continue
-        match.apply(rng.choice(match.state.legal_actions()))
+    for _ in random_decisions(match, random.Random(5)):
         if match.can_undo():
             break
     record = roundtrip(match.to_record())

@@ -5,6 +5,7 @@ has its own tests, test_linotte_expert.py)."""
 from __future__ import annotations
 
 import pytest
+from support import play_legally
 
 from pygames import DiceSampler, Match, Player, find_game
 from pygames.linotte import LinotteState, Pass, Place, cell_index
@@ -20,14 +21,7 @@ def test_bots_play_legal_games_under_every_option_set(options):
     match = Match(GAME, [Player("E", "expert"), Player("S", "simple")], options,
                   DiceSampler(f"bots/{sorted(options.items())}"))
     bots = [MediumBot(), GreedyBot("g") if options["defi"] else SimpleBot("s")]
-    while not match.state.is_terminal():
-        state = match.state
-        if state.is_chance():
-            match.throw()
-            continue
-        action = bots[state.current_player()](state)
-        assert action in state.legal_actions()
-        match.apply(action)
+    play_legally(match, bots)
     assert match.outcome() is not None
 
 

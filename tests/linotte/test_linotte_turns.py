@@ -11,6 +11,7 @@ import copy
 import re
 
 import pytest
+from support import turn
 
 from pygames import CHANCE, IllegalAction, Match, Player, find_game
 from pygames.linotte import EMPTY, cell_index, cell_name, majeures
@@ -28,14 +29,6 @@ def said(state) -> tuple[str, ...]:
 
 def new_match(**options) -> Match:
     return Match(find_game("linotte"), [Player("Alice"), Player("Bob")], options)
-
-
-def turn(match: Match, *moves: str) -> Match:
-    for move in moves:
-        if move.startswith("dice") and match.state.rolls == 0 and not match.state.is_chance():
-            match.apply("roll")
-        match.apply(move)
-    return match
 
 
 def cells(*names: str) -> list[int]:

@@ -10,20 +10,13 @@ import copy
 import re
 
 import pytest
+from support import turn
 
 from pygames import CHANCE, TERMINAL, GameError, IllegalAction, Match, Player, Throw, find_game
 
 
 def new_match(game_id: str, *names: str, **options) -> Match:
     return Match(find_game(game_id), [Player(n) for n in names or ("Alice",)], options)
-
-
-def turn(match: Match, *moves: str) -> Match:
-    for move in moves:
-        if move.startswith("dice") and match.state.rolls == 0 and not match.state.is_chance():
-            match.apply("roll")
-        match.apply(move)
-    return match
 
 
 def sheet(match: Match, player: int = 0):
@@ -149,15 +142,18 @@ def test_yams_two_pairs_option_in_play():
 # --- the upper bonus at the edge -------------------------------------------------------
 
 
+def scored(match: Match, **dice: str) -> Match:
+    """One turn a box, in the order given: `box="d d d d d"` throws those dice and scores
+    them in `box`."""
+    for box, thrown in dice.items():
+        turn(match, f"dice {thrown}", f"score {box}")
+    return match
+
+
 def upper_part(match: Match, ones: str) -> Match:
     """Three of each face (63), except the ones as given."""
-    turn(match, f"dice {ones}", "score ones")
-    turn(match, "dice 2 2 2 5 6", "score twos")
-    turn(match, "dice 3 3 3 5 6", "score threes")
-    turn(match, "dice 4 4 4 5 6", "score fours")
-    turn(match, "dice 5 5 5 1 6", "score fives")
-    turn(match, "dice 6 6 6 1 2", "score sixes")
-    return match
+    return scored(match, ones=ones, twos="2 2 2 5 6", threes="3 3 3 5 6", fours="4 4 4 5 6",
+                  fives="5 5 5 1 6", sixes="6 6 6 1 2")
 
 
 @pytest.mark.parametrize(
@@ -190,16 +186,9 @@ def test_boite_a_zero_only_when_no_open_box_scores():
     rejected(match, "score full", message)
     rejected(match, "score fours", message)
     turn(match, "score chance")
-    turn(match, "dice 1 1 1 2 3", "score ones")
-    turn(match, "dice 2 2 1 3 5", "score twos")
-    turn(match, "dice 3 3 3 1 2", "score threes")
-    turn(match, "dice 5 5 1 2 3", "score fives")
-    turn(match, "dice 6 6 1 2 3", "score sixes")
-    turn(match, "dice 2 2 2 5 6", "score three_kind")
-    turn(match, "dice 4 4 4 4 1", "score four_kind")
-    turn(match, "dice 1 2 3 4 6", "score small_straight")
-    turn(match, "dice 2 3 4 5 6", "score large_straight")
-    turn(match, "dice 6 6 6 6 6", "score yams")
+    scored(match, ones="1 1 1 2 3", twos="2 2 1 3 5", threes="3 3 3 1 2", fives="5 5 1 2 3",
+           sixes="6 6 1 2 3", three_kind="2 2 2 5 6", four_kind="4 4 4 4 1",
+           small_straight="1 2 3 4 6", large_straight="2 3 4 5 6", yams="6 6 6 6 6")
     # Only les 4 and Full are open: with nothing for either, a 0 goes in either.
     turn(match, "dice 1 2 3 5 6")
     assert set(match.state.scorable()) == {"fours", "full"}
@@ -258,11 +247,8 @@ def test_yahtzee_forced_joker_order():
     assert set(match.state.scorable()) == lower
     assert rejected(match, "score ones", "Yam joker : il faut remplir").count("«") == len(lower)
     turn(match, "score large_straight")
-    turn(match, "dice 3 3 3 3 3", "score three_kind")
-    turn(match, "dice 3 3 3 3 3", "score four_kind")
-    turn(match, "dice 3 3 3 3 3", "score full")
-    turn(match, "dice 3 3 3 3 3", "score small_straight")
-    turn(match, "dice 3 3 3 3 3", "score chance")
+    yam = "3 3 3 3 3"
+    scored(match, three_kind=yam, four_kind=yam, full=yam, small_straight=yam, chance=yam)
     # 3. else a 0 in any open upper box
     turn(match, "dice 3 3 3 3 3")
     assert set(match.state.scorable()) == {"ones", "twos", "fours", "fives", "sixes"}

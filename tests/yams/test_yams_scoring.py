@@ -25,120 +25,109 @@ def points(game_id: str, dice, box: str, **options) -> int:
     return shown(game_id, dice, **options).potential()[box]
 
 
-# (dice, box, points): unsorted dice and near misses on purpose.
-YAMS_TABLE = [
+# (game, dice, box, points): unsorted dice and near misses on purpose.
+SCORING_TABLE = [
     # the seed's example: (3,3,3,2,2)
-    ((3, 3, 3, 2, 2), "twos", 4),
-    ((3, 3, 3, 2, 2), "threes", 9),
-    ((3, 3, 3, 2, 2), "three_kind", 13),
-    ((3, 3, 3, 2, 2), "full", 25),
-    ((3, 3, 3, 2, 2), "pair", 13),
-    ((3, 3, 3, 2, 2), "two_pairs", 13),  # a full fits two pairs
-    ((3, 3, 3, 2, 2), "chance", 13),
-    ((3, 3, 3, 2, 2), "four_kind", 0),
-    ((3, 3, 3, 2, 2), "ones", 0),
-    ((3, 3, 3, 2, 2), "yams", 0),
+    ("yams", (3, 3, 3, 2, 2), "twos", 4),
+    ("yams", (3, 3, 3, 2, 2), "threes", 9),
+    ("yams", (3, 3, 3, 2, 2), "three_kind", 13),
+    ("yams", (3, 3, 3, 2, 2), "full", 25),
+    ("yams", (3, 3, 3, 2, 2), "pair", 13),
+    ("yams", (3, 3, 3, 2, 2), "two_pairs", 13),  # a full fits two pairs
+    ("yams", (3, 3, 3, 2, 2), "chance", 13),
+    ("yams", (3, 3, 3, 2, 2), "four_kind", 0),
+    ("yams", (3, 3, 3, 2, 2), "ones", 0),
+    ("yams", (3, 3, 3, 2, 2), "yams", 0),
     # upper part: sum of the dice showing the face
-    ((6, 1, 6, 1, 6), "sixes", 18),
-    ((6, 1, 6, 1, 6), "ones", 2),
-    ((2, 2, 2, 5, 1), "twos", 6),
-    ((5, 4, 3, 2, 1), "fours", 4),
+    ("yams", (6, 1, 6, 1, 6), "sixes", 18),
+    ("yams", (6, 1, 6, 1, 6), "ones", 2),
+    ("yams", (2, 2, 2, 5, 1), "twos", 6),
+    ("yams", (5, 4, 3, 2, 1), "fours", 4),
     # une paire
-    ((6, 1, 2, 6, 3), "pair", 18),
-    ((1, 2, 3, 4, 6), "pair", 0),
-    ((6, 5, 4, 3, 2), "pair", 0),
+    ("yams", (6, 1, 2, 6, 3), "pair", 18),
+    ("yams", (1, 2, 3, 4, 6), "pair", 0),
+    ("yams", (6, 5, 4, 3, 2), "pair", 0),
     # deux paires
-    ((1, 2, 1, 3, 2), "two_pairs", 9),
-    ((4, 1, 6, 1, 4), "two_pairs", 16),
-    ((4, 4, 4, 4, 2), "two_pairs", 0),  # a carré is not two pairs
-    ((4, 4, 4, 1, 2), "two_pairs", 0),
-    ((5, 1, 5, 2, 3), "two_pairs", 0),
-    ((6, 6, 6, 6, 6), "two_pairs", 0),
+    ("yams", (1, 2, 1, 3, 2), "two_pairs", 9),
+    ("yams", (4, 1, 6, 1, 4), "two_pairs", 16),
+    ("yams", (4, 4, 4, 4, 2), "two_pairs", 0),  # a carré is not two pairs
+    ("yams", (4, 4, 4, 1, 2), "two_pairs", 0),
+    ("yams", (5, 1, 5, 2, 3), "two_pairs", 0),
+    ("yams", (6, 6, 6, 6, 6), "two_pairs", 0),
     # brelan: sum of the five dice
-    ((2, 5, 2, 6, 2), "three_kind", 17),
-    ((2, 2, 5, 5, 6), "three_kind", 0),
-    ((4, 4, 1, 4, 4), "three_kind", 17),
-    ((5, 5, 5, 5, 5), "three_kind", 25),
+    ("yams", (2, 5, 2, 6, 2), "three_kind", 17),
+    ("yams", (2, 2, 5, 5, 6), "three_kind", 0),
+    ("yams", (4, 4, 1, 4, 4), "three_kind", 17),
+    ("yams", (5, 5, 5, 5, 5), "three_kind", 25),
     # carré
-    ((6, 1, 6, 6, 6), "four_kind", 25),
-    ((6, 6, 6, 1, 1), "four_kind", 0),
-    ((2, 2, 2, 2, 2), "four_kind", 10),
+    ("yams", (6, 1, 6, 6, 6), "four_kind", 25),
+    ("yams", (6, 6, 6, 1, 1), "four_kind", 0),
+    ("yams", (2, 2, 2, 2, 2), "four_kind", 10),
     # full: exactly three and two
-    ((2, 3, 2, 3, 3), "full", 25),
-    ((3, 3, 3, 3, 2), "full", 0),
-    ((3, 3, 2, 2, 1), "full", 0),
-    ((3, 3, 3, 2, 1), "full", 0),
-    ((5, 5, 5, 5, 5), "full", 0),  # a yam is a full only as a joker
+    ("yams", (2, 3, 2, 3, 3), "full", 25),
+    ("yams", (3, 3, 3, 3, 2), "full", 0),
+    ("yams", (3, 3, 2, 2, 1), "full", 0),
+    ("yams", (3, 3, 3, 2, 1), "full", 0),
+    ("yams", (5, 5, 5, 5, 5), "full", 0),  # a yam is a full only as a joker
     # petite suite: four in a row, five in a row fits too
-    ((1, 2, 3, 4, 6), "small_straight", 30),
-    ((4, 3, 1, 2, 1), "small_straight", 30),
-    ((6, 3, 5, 4, 6), "small_straight", 30),
-    ((1, 2, 3, 4, 5), "small_straight", 30),
-    ((6, 5, 4, 3, 2), "small_straight", 30),
-    ((1, 2, 3, 5, 6), "small_straight", 0),
-    ((1, 2, 4, 5, 6), "small_straight", 0),
-    ((1, 1, 2, 2, 3), "small_straight", 0),
+    ("yams", (1, 2, 3, 4, 6), "small_straight", 30),
+    ("yams", (4, 3, 1, 2, 1), "small_straight", 30),
+    ("yams", (6, 3, 5, 4, 6), "small_straight", 30),
+    ("yams", (1, 2, 3, 4, 5), "small_straight", 30),
+    ("yams", (6, 5, 4, 3, 2), "small_straight", 30),
+    ("yams", (1, 2, 3, 5, 6), "small_straight", 0),
+    ("yams", (1, 2, 4, 5, 6), "small_straight", 0),
+    ("yams", (1, 1, 2, 2, 3), "small_straight", 0),
     # grande suite
-    ((5, 4, 3, 2, 1), "large_straight", 40),
-    ((2, 6, 4, 3, 5), "large_straight", 40),
-    ((1, 2, 3, 4, 6), "large_straight", 0),
-    ((1, 3, 4, 5, 6), "large_straight", 0),
-    ((2, 3, 4, 5, 5), "large_straight", 0),
+    ("yams", (5, 4, 3, 2, 1), "large_straight", 40),
+    ("yams", (2, 6, 4, 3, 5), "large_straight", 40),
+    ("yams", (1, 2, 3, 4, 6), "large_straight", 0),
+    ("yams", (1, 3, 4, 5, 6), "large_straight", 0),
+    ("yams", (2, 3, 4, 5, 5), "large_straight", 0),
     # yam
-    ((4, 4, 4, 4, 4), "yams", 50),
-    ((4, 4, 4, 4, 3), "yams", 0),
+    ("yams", (4, 4, 4, 4, 4), "yams", 50),
+    ("yams", (4, 4, 4, 4, 3), "yams", 0),
     # chance
-    ((6, 5, 1, 2, 2), "chance", 16),
-    ((1, 1, 1, 1, 2), "chance", 6),
+    ("yams", (6, 5, 1, 2, 2), "chance", 16),
+    ("yams", (1, 1, 1, 1, 2), "chance", 6),
+    # yams-boite
+    ("yams-boite", (3, 3, 3, 2, 2), "threes", 9),
+    ("yams-boite", (3, 3, 3, 2, 2), "twos", 4),
+    ("yams-boite", (3, 3, 3, 2, 2), "three_kind", 9),  # 3 × the face, not the sum
+    ("yams-boite", (3, 3, 3, 2, 2), "full", 25),
+    ("yams-boite", (5, 2, 5, 6, 5), "three_kind", 15),
+    ("yams-boite", (6, 6, 1, 6, 6), "four_kind", 24),  # 4 × the face
+    ("yams-boite", (6, 6, 1, 6, 6), "three_kind", 18),
+    ("yams-boite", (5, 5, 5, 5, 5), "three_kind", 15),
+    ("yams-boite", (5, 5, 5, 5, 5), "four_kind", 20),
+    ("yams-boite", (5, 5, 5, 5, 5), "yams", 50),
+    ("yams-boite", (5, 5, 5, 5, 5), "full", 0),
+    ("yams-boite", (6, 6, 6, 1, 1), "four_kind", 0),
+    ("yams-boite", (2, 2, 1, 1, 3), "three_kind", 0),
+    ("yams-boite", (3, 4, 5, 6, 1), "small_straight", 30),
+    ("yams-boite", (3, 4, 5, 1, 1), "small_straight", 0),
+    ("yams-boite", (6, 5, 4, 3, 2), "large_straight", 40),
+    ("yams-boite", (6, 5, 4, 3, 3), "large_straight", 0),
+    ("yams-boite", (6, 5, 4, 3, 3), "chance", 21),
+    # yahtzee
+    ("yahtzee", (3, 3, 3, 2, 2), "three_kind", 13),
+    ("yahtzee", (3, 3, 3, 2, 2), "full", 25),
+    ("yahtzee", (2, 5, 2, 2, 2), "four_kind", 13),
+    ("yahtzee", (2, 5, 2, 2, 1), "four_kind", 0),
+    ("yahtzee", (4, 1, 2, 3, 4), "small_straight", 30),
+    ("yahtzee", (4, 1, 2, 3, 4), "large_straight", 0),
+    ("yahtzee", (1, 1, 1, 1, 1), "yams", 50),
+    ("yahtzee", (1, 1, 1, 1, 1), "ones", 5),
+    ("yahtzee", (6, 6, 6, 6, 5), "yams", 0),
 ]
 
-BOITE_TABLE = [
-    ((3, 3, 3, 2, 2), "threes", 9),
-    ((3, 3, 3, 2, 2), "twos", 4),
-    ((3, 3, 3, 2, 2), "three_kind", 9),  # 3 × the face, not the sum
-    ((3, 3, 3, 2, 2), "full", 25),
-    ((5, 2, 5, 6, 5), "three_kind", 15),
-    ((6, 6, 1, 6, 6), "four_kind", 24),  # 4 × the face
-    ((6, 6, 1, 6, 6), "three_kind", 18),
-    ((5, 5, 5, 5, 5), "three_kind", 15),
-    ((5, 5, 5, 5, 5), "four_kind", 20),
-    ((5, 5, 5, 5, 5), "yams", 50),
-    ((5, 5, 5, 5, 5), "full", 0),
-    ((6, 6, 6, 1, 1), "four_kind", 0),
-    ((2, 2, 1, 1, 3), "three_kind", 0),
-    ((3, 4, 5, 6, 1), "small_straight", 30),
-    ((3, 4, 5, 1, 1), "small_straight", 0),
-    ((6, 5, 4, 3, 2), "large_straight", 40),
-    ((6, 5, 4, 3, 3), "large_straight", 0),
-    ((6, 5, 4, 3, 3), "chance", 21),
-]
-
-YAHTZEE_TABLE = [
-    ((3, 3, 3, 2, 2), "three_kind", 13),
-    ((3, 3, 3, 2, 2), "full", 25),
-    ((2, 5, 2, 2, 2), "four_kind", 13),
-    ((2, 5, 2, 2, 1), "four_kind", 0),
-    ((4, 1, 2, 3, 4), "small_straight", 30),
-    ((4, 1, 2, 3, 4), "large_straight", 0),
-    ((1, 1, 1, 1, 1), "yams", 50),
-    ((1, 1, 1, 1, 1), "ones", 5),
-    ((6, 6, 6, 6, 5), "yams", 0),
-]
+#: The options a game's rows are read under.
+TABLE_OPTIONS = {"yams-boite": {"forced_scoring": False}}
 
 
-@pytest.mark.parametrize("dice, box, expected", YAMS_TABLE)
-def test_yams_table(dice, box, expected):
-    assert points("yams", dice, box) == expected
-
-
-@pytest.mark.parametrize("dice, box, expected", BOITE_TABLE)
-def test_yams_boite_table(dice, box, expected):
-    assert points("yams-boite", dice, box, forced_scoring=False) == expected
-
-
-@pytest.mark.parametrize("dice, box, expected", YAHTZEE_TABLE)
-def test_yahtzee_table(dice, box, expected):
-    assert points("yahtzee", dice, box) == expected
+@pytest.mark.parametrize("game_id, dice, box, expected", SCORING_TABLE)
+def test_scoring_table(game_id, dice, box, expected):
+    assert points(game_id, dice, box, **TABLE_OPTIONS.get(game_id, {})) == expected
 
 
 def test_seed_example_is_what_the_sheet_records():

@@ -4,9 +4,9 @@ Every tab follows the saved game (the shell's storage event), but only one of th
 *driving* tab, plays the computer's turns: two tabs rolling for the computer at once would
 each save their own dice, and a person's click in the other tab would then land on a
 position that is gone.  The driving tab is the one the person used last: it takes the
-drive when it opens a game, when a person plays in it and when it comes to the front, and
-says so to the others on a BroadcastChannel (no storage needed, so a full storage changes
-nothing).  A tab that is told another one drives stops its computer players; if nothing
+drive when it opens a game, when a person plays in it and when its tab is brought to the
+front, and says so to the others on a BroadcastChannel (no storage needed, so a full
+storage changes nothing).  A tab that is told another one drives stops its computer players; if nothing
 arrives from the driver for a while at a computer's turn (its tab was closed), it takes
 the drive back by itself.
 """
@@ -33,7 +33,8 @@ class Drive:
         on(self.channel, "message", self._on_message)
 
     def bind(self):
-        on(window, "focus", lambda e: self._came_forward())
+        # A tab brought to the front (not a window's focus: a window beside another one gets
+        # it for any click, and a person's move there takes the drive anyway).
         on(document, "visibilitychange", lambda e: self._came_forward())
 
     def take(self):

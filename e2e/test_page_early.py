@@ -123,6 +123,10 @@ def test_setup_before_python_then_the_game_starts_with_it(page, site_url, reques
     while rows.count() < game.max_players:
         page.click("#add-player")
     assert page.is_disabled("#add-player") and rows.count() == game.max_players
+    # A game for exactly n players offers no button to add or remove one (the Linotte: 2).
+    fixed = game.min_players == game.max_players
+    assert page.is_hidden("#add-player") == fixed
+    assert page.locator("#player-rows li .remove:visible").count() == (0 if fixed else rows.count())
     while page.locator("#player-rows li .remove:not([disabled])").count():
         page.locator("#player-rows li .remove").last.click()
     assert rows.count() == game.min_players

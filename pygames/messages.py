@@ -13,7 +13,8 @@ its facts; this module holds the core's and the CLI's entries, and:
   sentence around.  `text(msg)` is the plain string.
 * A catalogue entry is a template with ``{param}`` fields, or a pair (singular, plural)
   chosen by the parameter ``n`` as French does (0 and 1 singular).  A field may name a
-  filter after a bar, ``{name|de}``: "de Paul", "d'Ordinateur".
+  filter after a bar: ``{name|de}`` gives "de Paul", "d'Ordinateur"; ``{points|n}`` gives
+  "3\u202f000" (thousands apart, as the pages write numbers).
 
 The catalogue is French, the reference language; nothing here chooses a language.
 """
@@ -91,7 +92,19 @@ def de(word: str) -> str:
     return ("d'" if _vowel(word) else "de ") + word
 
 
-FILTERS = {"de": de}
+def thousands(text: str) -> str:
+    """"3000" as "3\u202f000" (a narrow no-break space between the thousands); other
+    text as it is."""
+    sign, digits = ("−", text[1:]) if text[:1] in "-−" else ("", text)
+    if not digits.isdigit() or len(digits) < 4:
+        return text
+    groups = []
+    while digits:
+        digits, groups = digits[:-3], [digits[-3:], *groups]
+    return sign + "\u202f".join(groups)
+
+
+FILTERS = {"de": de, "n": thousands}
 
 
 def _join(parts: list[Pieces], last: str = " et ") -> Pieces:
@@ -149,9 +162,11 @@ def render(msg: Msg | str, /, **params: Any) -> Pieces:
             if flt:
                 joined = "".join(t for t, _ in pieces)
                 word = FILTERS[flt](joined)
-                prefix = word[: len(word) - len(joined)]
-                if prefix:
-                    out.append((prefix, False))
+                if word.endswith(joined):  # a word before the value ("d'", "de ")
+                    if word != joined:
+                        out.append((word[: len(word) - len(joined)], False))
+                else:  # the value itself written otherwise (a number's thousands)
+                    pieces = [(word, False)]
             out.extend(pieces)
         at = m.end()
     if at < len(source):

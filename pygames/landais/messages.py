@@ -13,10 +13,10 @@ from .rules import GIFTS, LandaisState, LastThrow
 register({
     "family.de-landais.title": "Le Dé Landais",
     "family.de-landais.description": "Trois dés, des points flottants à sceller à temps, des tirs "
-                                     "qui font gagner ou perdre les autres : exactement 3000 "
+                                     "qui font gagner ou perdre les autres : exactement 3 000 "
                                      "points pour gagner.",
     "game.de-landais.title": "Le Dé Landais",
-    "game.de-landais.summary": "Trois dés, des points flottants à sceller, exactement 3000 "
+    "game.de-landais.summary": "Trois dés, des points flottants à sceller, exactement 3 000 "
                                "points pour gagner.",
     "option.target": "Points à atteindre exactement",
     "option.manches": "Manches à gagner pour remporter la partie",
@@ -71,12 +71,12 @@ register({
     "landais.pending.licorne": "Tir de la Licorne : le prochain jet est offert aux autres",
     "landais.pending.chimere": "Tir de la Chimère : le prochain jet est retiré aux autres",
     # outcomes
-    "landais.outcome.target": "{player} atteint exactement {target} points et gagne : {tokens} {won}.",
+    "landais.outcome.target": "{player} atteint exactement {target|n} points et gagne : {tokens} {won}.",
     "landais.outcome.manches": "{player} gagne la partie ({manches} sur {played}) : {tokens} {won}.",
     "landais.won": ("gagné", "gagnés"),
     "count.manches": ("{n} manche", "{n} manches"),
     # the terminal's table
-    "landais.text.title": "Manche {manche} — but : exactement {target} points",
+    "landais.text.title": "Manche {manche} — but : exactement {target|n} points",
     "landais.text.manches": " ({n} manches à gagner)",
     "landais.text.floating": "  + {points} flottants",
     "landais.text.won": "  [{manches}]",

@@ -519,12 +519,13 @@ class View(TrayView):
     def _draw_info(self, state, current):
         phase = by_id("manche-info")
         rules = state.rules
-        parts = [f"But : exactement {fmt(rules.target)}"]
+        parts = []  # (the target is in the board's title)
         if rules.manches > 1:
             parts.append(f"manche {state.manche} ({plural(rules.manches, 'manche')} à gagner)")
             if state.manche_winners:
                 parts.append("gagnées : " + ", ".join(self.names[w] for w in state.manche_winners))
         phase.textContent = " · ".join(parts)
+        show(phase, bool(parts))
         if current is None:
             self.turn_info(None)
             return

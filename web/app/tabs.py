@@ -5,15 +5,16 @@ Every tab follows the saved game (the shell's storage event), but only one of th
 each save their own dice, and a person's click in the other tab would then land on a
 position that is gone.  The driving tab is the one the person used last: it takes the
 drive when it opens a game, when a person plays in it and when its tab is brought to the
-front, and says so to the others on a BroadcastChannel (no storage needed, so a full
-storage changes nothing).  A tab that is told another one drives stops its computer players; if nothing
-arrives from the driver for a while at a computer's turn (its tab was closed), it takes
-the drive back by itself.
+front.  The drive is a stored value (``<the game's key>:driver``, this tab's id), read
+before each of the computer's moves: every tab sees a change at once, however busy it is.
+A tab that does not drive, at a computer's turn, takes the drive back by itself if
+nothing arrives from the driver for a while (its tab was closed).  Where nothing can be
+stored, each tab drives its own game, as it saves it: nowhere.
 """
 
 import asyncio
 
-from dom import on
+from dom import on, storage
 from pyscript import document, window
 
 #: Seconds a following tab waits at a computer's turn before it takes the drive itself.
@@ -21,36 +22,29 @@ TAKE_OVER_AFTER = 4.0
 
 
 class Drive:
-    def __init__(self, name, on_drive):
-        self.mine = True
+    def __init__(self, key, on_drive):
+        self.key = key + ":driver"
+        self.id = f"{int(window.Date.now()):x}-{int(window.Math.random() * 2**32):x}"
         self._on_drive = on_drive  # called when this tab takes the drive back by itself
         self._watch = 0  # bumped by each event that restarts the watch
-        try:
-            self.channel = window.BroadcastChannel.new(name)
-        except Exception:  # a browser without BroadcastChannel: every tab drives, as before
-            self.channel = None
-            return
-        on(self.channel, "message", self._on_message)
+        self._unstored = False  # the drive could not be stored: this tab drives
 
     def bind(self):
         # A tab brought to the front (not a window's focus: a window beside another one gets
         # it for any click, and a person's move there takes the drive anyway).
         on(document, "visibilitychange", lambda e: self._came_forward())
 
-    def take(self):
-        """This tab drives from now on; the others stop their computer players."""
-        self.mine = True
-        self._watch += 1
-        if self.channel is not None:
-            try:
-                self.channel.postMessage("drive")
-            except Exception:
-                pass
+    @property
+    def mine(self) -> bool:
+        if self._unstored:
+            return True
+        holder = storage.get(self.key)
+        return holder is None or holder == self.id
 
-    def _on_message(self, event):
-        if event.data == "drive":
-            self.mine = False
-            self.watch()
+    def take(self):
+        """This tab drives from now on; the others' computer players stop at their next move."""
+        self._watch += 1
+        self._unstored = not storage.set(self.key, self.id)
 
     def _came_forward(self):
         if document.visibilityState == "visible" and not self.mine:
@@ -59,7 +53,7 @@ class Drive:
 
     def watch(self, pace=0.0):
         """A following tab at a computer's turn: take the drive if the driver goes quiet
-        (each call, such as another tab's save, starts the wait again)."""
+        (each call, such as after another tab's save, starts the wait again)."""
         if self.mine:
             return
         self._watch += 1

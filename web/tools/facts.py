@@ -55,6 +55,14 @@ def _registry():
     return pygames
 
 
+def thousands(text: str) -> str:
+    """A number as the pages write it ("3 000"; pygames.messages.thousands)."""
+    _registry()
+    from pygames.messages import thousands
+
+    return thousands(text)
+
+
 def words(msg) -> str:
     """A text of the registry (a message, or a plain string) as the page shows it."""
     from pygames.messages import text

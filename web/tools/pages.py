@@ -98,6 +98,7 @@ def environment():
     # (tojson still escapes <, >, & and ' so that nothing in it can close the element).
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
     env.globals["policy"] = policy
+    env.filters["n"] = lambda value: facts.thousands(str(value))  # 3000 shown as "3 000"
     return env
 
 

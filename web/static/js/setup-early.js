@@ -160,9 +160,12 @@
       seat.setAttribute("aria-label", `Joueur ${n} : humain ou ordinateur`);
       const offered = Array.from(seat.options, (o) => o.value);
       if (offered.join() !== ids.join()) fillSeats(seat, seat.value);
-      row.querySelector(".remove").disabled = all.length <= game.min;
+      const remove = row.querySelector(".remove");
+      remove.disabled = all.length <= game.min;
+      remove.hidden = game.min === game.max;  // a game for exactly n players: nothing to offer
     });
     addButton.disabled = all.length >= game.max;
+    addButton.hidden = game.min === game.max;
   }
 
   function addRow(name, seat) {

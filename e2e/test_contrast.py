@@ -12,7 +12,8 @@ and borders that tell a state (a cell the dice allow, the current seat, a kept d
 box of the sheet) 3:1 against their surroundings.  Hidden and sr-only text is left out.
 
 Each game page: the setup, a game in play at a person's turn with cells both allowed and not
-(after a throw), and the end screen (from a finished record); the theme follows the emulated
+(after a throw, a die kept where dice are kept), the Règles and Intégrer dialogs over it, and the end screen (from a
+finished record); the home page; the theme follows the emulated
 colour scheme (Auto) and switches in the page, so one Pyodide start serves both themes.
 """
 
@@ -139,7 +140,20 @@ def test_game_page_contrast(page, site_url, family, request_log):
 
     game.start()
     reach_allowed_cells(game, family)
+    first_die = '#dice button[data-die="0"]:not([disabled])'
+    if page.locator(first_die).count() and not game.dice.held():
+        game.dice.toggle(0)  # a kept die too ("gardé" under it), where dice are kept
+        page.wait_for_function(f"document.querySelector({first_die!r}).ariaPressed === 'true'")
     contrast.check("play")
+
+    # The Règles and Intégrer dialogs, over the game.
+    for opener, dialog in (("#open-rules", "rules"), ("#open-embed", "embed")):
+        page.set_viewport_size({"width": 1280, "height": 800})  # phones may fold the tools away
+        page.click(opener)
+        page.wait_for_function("(id) => document.getElementById(id).open", arg=dialog)
+        contrast.check(dialog)
+        page.keyboard.press("Escape")
+        page.wait_for_function("(id) => !document.getElementById(id).open", arg=dialog)
 
     game.store("match", finished_record(family))
     game.mark_unready()
@@ -148,6 +162,6 @@ def test_game_page_contrast(page, site_url, family, request_log):
     page.wait_for_function("!document.getElementById('end').hidden")
     contrast.check("end")
 
-    assert contrast.runs == 3 * len(SCHEMES) * len(VIEWPORTS)
+    assert contrast.runs == 5 * len(SCHEMES) * len(VIEWPORTS)
     if contrast.found:
         pytest.fail(contrast.report(), pytrace=False)

@@ -236,7 +236,10 @@
       // What is around it: its parent's paint at its centre.
       const around = paint(outside, pt, null);
       const fills = around.map((b, i) => {
-        const own = backgrounds(chain[chain.length - 1], b);
+        // Its fill: its background colour, or when it has none its gradient's stops (the
+        // worst counts); a gradient over a colour draws on the fill (a die's pips).
+        const self = chain[chain.length - 1];
+        const own = self.bg[3] > 0 ? [over(self.bg, b)] : backgrounds(self, b);
         return own.map((f) => mix(b, f, chain[chain.length - 1].opacity)).concat([around[i]]);
       });
       let best = 0, pair = null;

@@ -192,8 +192,8 @@ def test_yams_headers_follow_the_panel(page, site_url, request_log):
 # --- contrast ------------------------------------------------------------------------
 
 #: A small WCAG contrast helper in the page: the colour of a text or focus ring against
-#: the backgrounds under it (alpha composited up the ancestors; a gradient counts by its
-#: background-color, which the felt sets to its middle colour).
+#: the backgrounds under it (alpha composited up the ancestors; background images are not
+#: read: the felt is one colour).  e2e/test_contrast.py checks every pair of every page.
 CONTRAST_JS = """
 (() => {
   const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;

@@ -53,7 +53,10 @@ COVERED_ELSEWHERE = [["nonBmp", "*"], ["bgOverlap", "#board .cell *"]]
 
 #: Run axe once the page is still: finite animations and transitions over (a colour caught
 #: half-way through a transition would give a false contrast result), fonts loaded.
+#: The page is scrolled to its top first: a sticky panel (the felt over the Yams sheet on a
+#: phone) then lies where it belongs, not over the text scrolled under it.
 RUN_AXE = """async ([tags, incompleteFails, covered]) => {
+    window.scrollTo(0, 0);
     await document.fonts.ready;
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const finite = document.getAnimations().filter(

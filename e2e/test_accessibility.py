@@ -23,12 +23,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from harness.pages import GAME_PAGES, GamePage
+from harness.pages import GAME_PAGES, GamePage, finished_record
 from harness.site import ROOT
-
-from pygames import FAMILIES, DiceSampler, Match, Player
-from pygames.bots import RandomBot
-from pygames.core import play_out
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
@@ -90,17 +86,6 @@ RUN_AXE = """async ([tags, incompleteFails, covered]) => {
         })),
     })).concat(undecided.filter((v) => v.nodes.length));
 }"""
-
-
-def finished_record(family: str) -> dict:
-    """A finished game of the family's first ruleset (a person and the computer, random
-    moves, seeded dice), as the page saves it."""
-    game = FAMILIES[family].games[0]
-    names = ["Alice", "Ordi"][: max(game.min_players, min(2, game.max_players))]
-    players = [Player(n, "human" if i == 0 else "simple") for i, n in enumerate(names)]
-    match = play_out(Match(game, players, None, DiceSampler("a11y")), RandomBot("a11y"))
-    assert match.state.is_terminal()
-    return {"record": match.to_record(), "finished": True}
 
 
 class Audit:
@@ -194,7 +179,7 @@ def test_axe_finds_no_violation(page, site_url, family, request_log):
     close_dialog(page, "embed")
 
     # The end screen, from a finished game in the page's save.
-    game.store("match", finished_record(family))
+    game.store("match", finished_record(family, "a11y"))
     game.open(seed="a11y")
     page.wait_for_function("!document.getElementById('end').hidden")
     audit.check("end")

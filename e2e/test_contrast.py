@@ -23,11 +23,7 @@ import random
 from pathlib import Path
 
 import pytest
-from harness.pages import GAME_PAGES, GamePage, wait_ready
-
-from pygames import FAMILIES, DiceSampler, Match, Player
-from pygames.bots import RandomBot
-from pygames.core import play_out
+from harness.pages import GAME_PAGES, GamePage, finished_record, wait_ready
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
@@ -47,17 +43,6 @@ STILL_JS = """async () => {
         (a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
     await Promise.all(finite.map((a) => a.finished.catch(() => null)));
 }"""
-
-
-def finished_record(family: str) -> dict:
-    """A finished game of the family's first ruleset (a person and the computer, random
-    moves, seeded dice), as the page saves it."""
-    game = FAMILIES[family].games[0]
-    names = ["Alice", "Ordi"][: max(game.min_players, min(2, game.max_players))]
-    players = [Player(n, "human" if i == 0 else "simple") for i, n in enumerate(names)]
-    match = play_out(Match(game, players, None, DiceSampler("contrast")), RandomBot("contrast"))
-    assert match.state.is_terminal()
-    return {"record": match.to_record(), "finished": True}
 
 
 class Contrast:
@@ -155,7 +140,7 @@ def test_game_page_contrast(page, site_url, family, request_log):
         page.keyboard.press("Escape")
         page.wait_for_function("(id) => !document.getElementById(id).open", arg=dialog)
 
-    game.store("match", finished_record(family))
+    game.store("match", finished_record(family, "contrast"))
     game.mark_unready()
     game.open(seed="contrast")
     wait_ready(page)

@@ -20,7 +20,9 @@ import json
 
 from harness import site
 from harness.dice import DiceTray
-from pygames import FAMILIES, Match, load_match
+from pygames import FAMILIES, DiceSampler, Match, Player, load_match
+from pygames.bots import RandomBot
+from pygames.core import play_out
 
 #: Every game page the site has: a family of the registry with its table's markup
 #: (web/games/<id>/table.html); a game added to the registry with its page is in it.
@@ -501,3 +503,14 @@ class GamePage:
         """Open a replay link (a new visit) and wait until ready."""
         self.mark_unready()
         self.goto(link, motion=None)
+
+
+def finished_record(family: str, seed: str) -> dict:
+    """A finished game of the family's first ruleset (a person and the computer, random
+    moves, seeded dice), as the page saves it: to open an end screen at once."""
+    game = FAMILIES[family].games[0]
+    names = ["Alice", "Ordi"][: max(game.min_players, min(2, game.max_players))]
+    players = [Player(n, "human" if i == 0 else "simple") for i, n in enumerate(names)]
+    match = play_out(Match(game, players, None, DiceSampler(seed)), RandomBot(seed))
+    assert match.state.is_terminal()
+    return {"record": match.to_record(), "finished": True}

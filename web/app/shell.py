@@ -511,8 +511,10 @@ class Shell:
             # The view may show the choice before it happens (e.g. the dice kept).
             action = await self.view.preview(state, action, self.pace / 2)
             if generation != self.generation or not self.drive.mine:
-                return
+                break
             self.play(action, by_bot=True)
+        if generation == self.generation and not self.drive.mine:
+            self.drive.watch(self.pace)  # another tab took the drive: unless it goes quiet
 
     @staticmethod
     def _record_decision(ms):

@@ -5,7 +5,7 @@ endian), a JSON header (an object: ``format``, ``states``, ``sha256`` of the raw
 and what the family needs), then the values, compressed with zlib.  `read_table` checks
 all of it before anything reads a value: any defect — a truncated file, a header that is
 no object, a count of states that is no whole number, a payload that inflates beyond what
-the header announces, a hash mismatch — raises the one error type (`GameError`, message
+the header announces or is followed by other bytes, a hash mismatch — raises the one error type (`GameError`, message
 ``tables.unreadable``), and inflating never takes more memory than the header's states
 need (a small file cannot inflate to a gigabyte).
 """
@@ -60,17 +60,33 @@ def read_table(data: bytes, magic: bytes, version: int, bytes_per_state: int,
     if not isinstance(digest, str):
         raise unreadable("digest")
     size = states * bytes_per_state
-    inflater = zlib.decompressobj()
-    try:
-        payload = inflater.decompress(data[start + length :], size + 1)
-    except zlib.error:
-        raise unreadable("corrupt") from None
-    if len(payload) != size or not inflater.eof or inflater.unconsumed_tail:
-        raise unreadable("length")
+    payload = _inflate(data[start + length :], size)
     raw = raw_of(payload, states) if raw_of else payload
     if hashlib.sha256(raw).hexdigest() != digest:
         raise unreadable("hash")
     return header, payload
+
+
+INFLATE_PIECE = 1 << 20  # bytes inflated at a time
+
+
+def _inflate(compressed: bytes, size: int) -> bytes:
+    """The `size` bytes `compressed` inflates to, never holding more than ``size + 1`` of
+    them (a piece at a time, so that a bomb costs no more than the header's states)."""
+    inflater = zlib.decompressobj()
+    payload, tail = bytearray(), compressed
+    try:
+        while len(payload) <= size and not inflater.eof:
+            piece = inflater.decompress(tail, min(size + 1 - len(payload), INFLATE_PIECE))
+            if not piece and len(inflater.unconsumed_tail) == len(tail):
+                break  # no more input
+            payload += piece
+            tail = inflater.unconsumed_tail
+    except zlib.error:
+        raise unreadable("corrupt") from None
+    if len(payload) != size or not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:
+        raise unreadable("length")
+    return bytes(payload)
 
 
 def unsigned_array(raw: bytes, size: int) -> array:

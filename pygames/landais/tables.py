@@ -76,12 +76,12 @@ class LandaisTables:
         self.N = N = self.T - self.L
         self.inverse_scale = 1.0 / header["scale"]
         self.start = header["start"]
+        if N * ((N + 1) * (N + 2) // 2 - 1) != len(codes):  # the rows' sum, before any row
+            raise unreadable("fields")
         # offsets[ia]: where row ia starts (rows hold N × (N - ia + 1) values)
         self.offsets = [0] * (N + 1)
         for ia in range(N):
             self.offsets[ia + 1] = self.offsets[ia] + N * (N - ia + 1)
-        if self.offsets[N] != len(codes):
-            raise unreadable("fields")
 
     def throw_value(self, a: int, b: int, f: int) -> float:
         """P(the mover wins) if he throws now (points; clamped at the floor)."""

@@ -238,7 +238,10 @@ def load_tables(data: bytes) -> YamsTables:
     try:
         game = _games()[header["game"]]
         options = game.resolve_options(header["options"])
-        model = TurnModel(game.rules(options), header["dice"], header["rolls"])
+        dice, rolls = header["dice"], header["rolls"]
+        if not (type(dice) is int and 1 <= dice <= DICE and type(rolls) is int and 1 <= rolls <= ROLLS):
+            raise ValueError("dice")  # the layout of 50 dice would take hours
+        model = TurnModel(game.rules(options), dice, rolls)
         stale = model.fingerprint() != header["fingerprint"] or model.size != len(codes)
         scale, expected = header["scale"], header["expected"]
         if not (type(scale) is int and scale > 0 and isinstance(expected, (int, float))):

@@ -3,16 +3,26 @@ commands each game declares in its family (`score`, `rank421`, …; see README).
 
 Every game is served by the same code through the registry; a family's own commands
 live in its `cli` module, imported only when one of them runs (so `list` imports no
-solver and no numpy).  Bad input of any kind ends with exit 2 and one readable line.
+solver and no numpy).  Bad input of any kind, argparse's usage errors among it, ends
+with exit 2 and one readable French line; Ctrl-C with one line and exit 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import contextlib
+import errno
+import functools
 import json
 import math
 import os
+import re
+import signal
 import sys
+import tempfile
+import time
+import unicodedata
 from importlib import import_module
 from typing import Callable, Sequence, TextIO
 
@@ -27,7 +37,7 @@ from .core import (
     players_text,
     quote,
 )
-from .messages import Msg, Name, isolated, render, text
+from .messages import STEERING, Msg, Name, isolated, render, terminal_name, text
 
 
 class UsageError(GameError):
@@ -35,8 +45,32 @@ class UsageError(GameError):
 
 
 def parse_options(game, pairs: Sequence[str]) -> dict:
-    """`-o NAME=VALUE` (or `-o NAME` for yes), read by the game's own option types."""
+    """`-o NAME=VALUE` (or `-o NAME` for yes), read by the game's own option types; an
+    option with no name (`-o =`, `-o ""`) is refused."""
+    for item in pairs:
+        if not item.partition("=")[0].strip():
+            raise UsageError("cli.option_no_name", item=quote(item))
     return game.resolve_options(parse_option_items(game, pairs))
+
+
+def players_given(args) -> str | None:
+    """`--players` as given (None if not), refused when it is empty."""
+    if args.players is not None and not args.players.strip():
+        raise UsageError("cli.players_empty")
+    return args.players
+
+
+#: Why a file could not be read or written, by errno (else its number).
+OS_REASONS = {
+    errno.ENOENT: "not_found", errno.EACCES: "denied", errno.EPERM: "denied",
+    errno.EROFS: "read_only", errno.ENOSPC: "full", errno.EEXIST: "exists",
+    errno.ENOTDIR: "not_dir", errno.EISDIR: "is_dir", errno.ENAMETOOLONG: "too_long",
+}
+
+
+def os_reason(err: OSError) -> Msg:
+    why = OS_REASONS.get(err.errno)
+    return Msg(f"cli.os.{why}") if why else Msg("cli.os.other", n=err.errno)
 
 
 def cmd_list(args, out: TextIO) -> int:
@@ -81,8 +115,15 @@ def _read_json_file(path: str):
         with open(path, encoding="utf-8") as f:
             text = f.read(50_000_000)
         return json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
-        raise UsageError("cli.cannot_read", path=quote(path), error=quote(str(err))) from None
+    except OSError as err:
+        why = os_reason(err)
+    except UnicodeDecodeError:
+        why = Msg("cli.why.utf8")
+    except ValueError:
+        why = Msg("cli.why.json")
+    except RecursionError:
+        why = Msg("cli.why.deep")
+    raise UsageError("cli.cannot_read", path=quote(path), error=why)
 
 
 def cmd_replay(args, out: TextIO) -> int:
@@ -118,16 +159,32 @@ def read_tables(game, options, directory: str | None = None):
     return family.load_tables(data)
 
 
+def writable_folder(folder: str) -> None:
+    """`solve --write DIR`: the folder, made if need be, can take files (checked before
+    any solving, which takes minutes, with a file that leaves no trace); else one
+    readable error."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as err:
+        raise UsageError("cli.cannot_write", path=quote(folder), error=os_reason(err)) from None
+
+
 def write_bytes(path: str, data: bytes) -> None:
-    """Write a file the command line made (a solved table), with one readable error."""
+    """Write a file the command line made (a solved table), whole or not at all (written
+    beside it, then renamed over it), with one readable error."""
+    partial = path + ".part"
     try:
         folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
-        with open(path, "wb") as f:
+        with open(partial, "wb") as f:
             f.write(data)
+        os.replace(partial, path)
     except OSError as err:
-        raise UsageError("cli.cannot_write", path=quote(path), error=quote(err.strerror or str(err))) from None
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise UsageError("cli.cannot_write", path=quote(path), error=os_reason(err)) from None
 
 
 def make_bots(game, options, players, tables_dir=None) -> dict:
@@ -137,16 +194,26 @@ def make_bots(game, options, players, tables_dir=None) -> dict:
     return {i: bot_for(game, p.seat, tables) for i, p in enumerate(players) if p.is_computer}
 
 
-def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
+def terminal_json(value) -> str:
+    """JSON for a terminal: the text as is, but the characters that steer it (a name's
+    right-to-left override, a line separator…) escaped, as JSON allows in a string."""
+    return "".join(json.dumps(c)[1:-1] if unicodedata.category(c) in STEERING else c
+                   for c in json.dumps(value, ensure_ascii=False))
+
+
+def cmd_play(args, out: TextIO, inp: TextIO | None = None) -> int:
+    inp = sys.stdin if inp is None else inp
     game = find_game(args.game)
     seats = ["human"] if game.min_players <= 1 else ["human", "simple"]
     default = ",".join(f"{text(default_name(n, seat))}:{seat}" for n, seat in enumerate(seats, 1))
-    players = parse_players(args.players or default)
+    given = players_given(args)
+    players = parse_players(default if given is None else given)
     options = parse_options(game, args.option)
     start = json.loads(args.start) if args.start else None
     match = Match(game, players, options, DiceSampler(args.seed), start)
     bots = make_bots(game, match.options, players)
     names = match.names
+    board_names = [terminal_name(n) for n in names]  # the board's columns: no isolates
     words = family_of(game).text
     shown = None
 
@@ -166,7 +233,7 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
             match.apply(action)
             continue
         if shown is not state:
-            out.write("\n" + words.render_text(state, names) + "\n")
+            out.write("\n" + words.render_text(state, board_names) + "\n")
             shown = state
         say("cli.prompt", player=Name(names[who]))
         out.flush()
@@ -183,10 +250,10 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> int:
         except GameError as err:
             say("cli.error_hint", error=err.message)
             out.write("\n")
-    out.write("\n" + words.render_text(match.state, names) + "\n")
+    out.write("\n" + words.render_text(match.state, board_names) + "\n")
     if match.outcome() is not None:
         out.write(isolated(render(reason(match))) + "\n")
-    out.write(json.dumps(result_json(match), ensure_ascii=False) + "\n")
+    out.write(terminal_json(result_json(match)) + "\n")
     return 0
 
 
@@ -233,14 +300,16 @@ def report_expert_rate(players, results, out: TextIO, what: str, rate_of: Callab
               f"{(rate - expected) / se:+.2f} standard errors\n")
 
 
-def _simulate_chunk(job) -> list[tuple[list[int], list[int], list[int], bool]]:
+def _simulate_chunk(job, bots: dict | None = None) -> list[tuple[list[int], list[int], list[int], bool]]:
     """Play games `first`..`first+count`; the seating turns by one each game so that
     every player starts equally often. Returns, per game, each original player's
-    (score, won, lost) and whether it was a draw."""
+    (score, won, lost) and whether it was a draw.  `bots`: the run's (else, in a
+    worker, made once for the worker)."""
     game_id, options, seat_text, seed, first, count, tables_dir = job
     game = find_game(game_id)
     players = parse_players(seat_text)
-    bots = make_bots(game, options, players, tables_dir)
+    if bots is None:
+        bots = _worker_bots(game_id, tuple(sorted(options.items())), seat_text, tables_dir)
     n = len(players)
     results = []
     for i in range(first, first + count):
@@ -259,6 +328,49 @@ def _simulate_chunk(job) -> list[tuple[list[int], list[int], list[int], bool]]:
     return results
 
 
+@functools.lru_cache(maxsize=1)
+def _worker_bots(game_id: str, options: tuple, seat_text: str, tables_dir: str | None) -> dict:
+    """The bots of a simulation in a worker process (of a pool that lives for one run),
+    made once (its tables read once) for the chunks it plays."""
+    game = find_game(game_id)
+    return make_bots(game, dict(options), parse_players(seat_text), tables_dir)
+
+
+def _ignore_interrupts() -> None:  # a worker: Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: The most games one `simulate` plays (every game's result is kept for the report).
+MAX_GAMES = 1_000_000
+#: Games per chunk of work: the progress is told between chunks.
+CHUNK_GAMES = 500
+#: Progress is told on stderr at most this often (seconds), when stderr is a terminal or
+#: the run has at least PROGRESS_GAMES games.
+PROGRESS_SECONDS = 5.0
+PROGRESS_GAMES = 100_000
+
+
+class Progress:
+    """`simulate`'s progress, one line on stderr every `PROGRESS_SECONDS` at most, for a
+    run a person watches (stderr a terminal) or a long one."""
+
+    def __init__(self, total: int, stream: TextIO | None = None):
+        self.stream = sys.stderr if stream is None else stream
+        self.total = total
+        isatty = getattr(self.stream, "isatty", None)
+        self.shown = total >= PROGRESS_GAMES or bool(isatty and isatty())
+        self.start = self.last = time.monotonic()
+
+    def __call__(self, done: int) -> None:
+        now = time.monotonic()
+        if not self.shown or done >= self.total or now - self.last < PROGRESS_SECONDS:
+            return
+        self.last = now
+        self.stream.write(text("cli.progress", command="simulate", done=done, total=self.total,
+                               percent=100 * done // self.total, seconds=round(now - self.start)) + "\n")
+        self.stream.flush()
+
+
 def _mean_se(values) -> tuple[float, float]:
     n = len(values)
     mean = sum(values) / n
@@ -268,13 +380,13 @@ def _mean_se(values) -> tuple[float, float]:
 
 def cmd_simulate(args, out: TextIO) -> int:
     """Seeded games between computer seats: mean scores, win, loss and draw rates."""
-    import time
-
     game = find_game(args.game)
     options = parse_options(game, args.option)
     if args.games < 2:
         raise UsageError("cli.two_games")
-    if args.players:
+    if args.games > MAX_GAMES:
+        raise UsageError("cli.too_many_games", max=MAX_GAMES)
+    if players_given(args) is not None:
         seat_text = args.players
     elif game.min_players <= 1:
         seat_text = f"Solo:{args.seat}"
@@ -284,19 +396,25 @@ def cmd_simulate(args, out: TextIO) -> int:
     game.check_players(players)
     if not all(p.is_computer for p in players):
         raise UsageError("cli.all_computer")
-    make_bots(game, options, players, args.tables)  # fail early on a bad seat or table
+    bots = make_bots(game, options, players, args.tables)  # fail early on a bad seat or table
     jobs = max(1, min(args.jobs, 64))
-    size = -(-args.games // jobs)
+    size = min(CHUNK_GAMES, -(-args.games // jobs))
     work = [(game.id, options, seat_text, args.seed, lo, min(size, args.games - lo), args.tables)
             for lo in range(0, args.games, size)]
     start = time.perf_counter()
-    if jobs > 1:
-        import multiprocessing
+    progress = Progress(args.games)
+    results: list = []
+    with contextlib.ExitStack() as stack:
+        if jobs > 1:
+            import multiprocessing
 
-        with multiprocessing.Pool(jobs) as pool:
-            results = [r for chunk in pool.map(_simulate_chunk, work) for r in chunk]
-    else:
-        results = [r for job in work for r in _simulate_chunk(job)]
+            pool = stack.enter_context(multiprocessing.Pool(jobs, initializer=_ignore_interrupts))
+            chunks = pool.imap(_simulate_chunk, work)
+        else:
+            chunks = (_simulate_chunk(job, bots) for job in work)
+        for chunk in chunks:
+            results += chunk
+            progress(len(results))
     seconds = time.perf_counter() - start
     n = len(results)
     if len(players) == 1:
@@ -322,6 +440,8 @@ def cmd_simulate(args, out: TextIO) -> int:
 
 def cmd_solve(args, out: TextIO) -> int:
     """A family's exact solver (its `solver` module); the game id picks the family."""
+    if args.write is not None:
+        writable_folder(args.write)
     if args.all:  # every option set: of the game's family if one is named, else of all
         families = [family_of(find_game(args.game))] if args.game else FAMILIES.values()
         for family in families:
@@ -351,21 +471,85 @@ def _family_commands() -> dict[str, object]:
     return {name: family for family in FAMILIES.values() for name in family.commands}
 
 
+#: argparse's own messages (English whatever the locale), read back into the catalogue's:
+#: (pattern, message id); an ``error`` group is itself such a message.
+ARGPARSE_MESSAGES = [
+    (r"argument (?P<arg>\S+): (?P<error>.+)", "cli.usage.argument"),
+    (r"the following arguments are required: (?P<args>.+)", "cli.usage.required"),
+    (r"unrecognized arguments: (?P<args>.*)", "cli.usage.unrecognized"),
+    (r"invalid int value: (?P<value>.+)", "cli.usage.invalid_int"),
+    (r"invalid \w+ value: (?P<value>.+)", "cli.usage.invalid_value"),
+    (r"invalid choice: (?P<value>.+?)(?:, maybe you meant .+\?)? \(choose from (?P<choices>.+)\)",
+     "cli.usage.invalid_choice"),
+    (r"expected one argument", "cli.usage.one_value"),
+    (r"expected at most one argument", "cli.usage.at_most_one"),
+    (r"expected at least one argument", "cli.usage.at_least_one"),
+    (r"expected (?P<n>\d+) arguments?", "cli.usage.values"),
+    (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.+)", "cli.usage.ambiguous"),
+    (r"ignored explicit argument (?P<value>.+)", "cli.usage.explicit"),
+    (r"not allowed with argument (?P<arg>.+)", "cli.usage.not_allowed"),
+    (r"one of the arguments (?P<args>.+) is required", "cli.usage.one_of"),
+]
+
+
+def usage_message(message: str) -> Msg | str:
+    """One of argparse's messages in the catalogue's words (else as it is, on one line)."""
+    for pattern, msg_id in ARGPARSE_MESSAGES:
+        m = re.fullmatch(pattern, message, re.DOTALL)
+        if m:
+            params = m.groupdict()
+            if "error" in params:
+                params["error"] = usage_message(params["error"])
+            if "value" in params:
+                params["value"] = Msg("word.quoted", text=quote(_literal(params["value"])))
+            if "choices" in params:
+                params["choices"] = params["choices"].replace("'", "")
+            return Msg(msg_id, **params)
+    return message
+
+
+def _literal(written: str) -> str:
+    """A value argparse wrote with repr, as it was typed."""
+    try:
+        value = ast.literal_eval(written)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return written
+    return value if isinstance(value, str) else written
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, text("cli.usage_prefix") if prefix is None else prefix)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its help in French and its usage errors a `UsageError`: one French
+    line (and where to find the help), exit 2."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **dict(kwargs, add_help=False, formatter_class=HelpFormatter))
+        self._positionals.title = text("cli.positionals")
+        self.add_argument("-h", "--help", action="help", help=text("cli.help_help"))
+
+    def error(self, message: str):
+        raise UsageError("cli.usage", error=usage_message(message), prog=self.prog)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     option = {"action": "append", "default": [], "metavar": text("cli.option_metavar")}
-    parser = argparse.ArgumentParser(prog="python -m pygames", description=text("cli.description"))
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = Parser(prog="python -m pygames", description=text("cli.description"))
+    sub = parser.add_subparsers(dest="command", required=True, metavar=text("cli.command_metavar"))
     sub.add_parser("list", help=text("cli.list"))
     p = sub.add_parser("replay", help=text("cli.replay"))
-    p.add_argument("file")
+    p.add_argument("file", metavar=text("cli.file_metavar"))
     p = sub.add_parser("play", help=text("cli.play"))
-    p.add_argument("game")
+    p.add_argument("game", metavar=text("cli.game_metavar"))
     p.add_argument("--players", default=None, help=text("cli.players_help"))
     p.add_argument("--seed", default=None)
     p.add_argument("--start", default=None, help=text("cli.start_help"))
     p.add_argument("--option", "-o", **option)
     p = sub.add_parser("simulate", help=text("cli.simulate"))
-    p.add_argument("game")
+    p.add_argument("game", metavar=text("cli.game_metavar"))
     p.add_argument("--seat", default="expert", help=text("cli.seat_help"))
     p.add_argument("--players", default=None, help=text("cli.players_help"))
     p.add_argument("--games", type=int, default=1000)
@@ -375,7 +559,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    help=text("cli.tables_help"))
     p.add_argument("--option", "-o", **option)
     p = sub.add_parser("solve", help=text("cli.solve"))
-    p.add_argument("game", nargs="?")
+    p.add_argument("game", nargs="?", metavar=text("cli.game_metavar"))
     p.add_argument("--option", "-o", **option)
     p.add_argument("--all", action="store_true", help=text("cli.all_help"))
     p.add_argument("--write", metavar=text("cli.folder_metavar"), help=text("cli.write_help"))
@@ -397,27 +581,44 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
-    command = next((a for a in argv if not a.startswith("-")), None)
     try:
-        args = build_parser(command).parse_args(argv)
-    except SystemExit as exit_:
-        return 2 if exit_.code else 0
+        code = _run(argv, out)
+        out.flush()  # here, so that a reader gone (a broken pipe) is said below
+        return code
+    except KeyboardInterrupt:  # Ctrl-C, wherever it comes: one line, never a traceback
+        with contextlib.suppress(Exception):
+            out.flush()
+        lead = "\n" if getattr(sys.stderr, "isatty", lambda: False)() else ""  # after ^C
+        sys.stderr.write(lead + text("cli.keyboard_interrupt") + "\n")
+        return 130
+    except BrokenPipeError:  # `… | head`: the reader has gone, the rest is nobody's
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _run(argv: list[str], out: TextIO) -> int:
+    command = next((a for a in argv if not a.startswith("-")), None)
     commands = {"list": cmd_list, "replay": cmd_replay, "play": cmd_play,
                 "simulate": cmd_simulate, "solve": cmd_solve}
     try:
+        try:
+            args = build_parser(command).parse_args(argv)
+        except SystemExit as exit_:  # --help
+            return 2 if exit_.code else 0
         if args.command in commands:
             return commands[args.command](args, out)
         family = _family_commands()[args.command]
         return import_module(family.cli).run(args.command, args, out)
-    except GameError as err:
-        sys.stderr.write(text("cli.error", error=_one_line(str(err))) + "\n")
+    except GameError as err:  # names isolated, as in every line the terminal shows
+        sys.stderr.write(_one_line(isolated(render("cli.error", error=err.message))) + "\n")
         return 2
     except (ValueError, RecursionError, OverflowError, UnicodeError) as err:
         sys.stderr.write(text("cli.bad_input", error=_one_line(str(err))) + "\n")
         return 2
 
 
-def _one_line(text: str) -> str:
-    text = " ".join(text.split())
+def _one_line(text: str) -> str:  # spaces and line breaks as one space; no-break spaces kept
+    text = re.sub(r"[ \t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+", " ", text).strip(" ")
     limit = 4 * MAX_QUOTE + 200
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -22,6 +22,7 @@ The catalogue is French, the reference language; nothing here chooses a language
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Iterable, Mapping, Sequence
 
 Pieces = list  # [(text, is_name), ...]
@@ -198,9 +199,26 @@ def text(msg: Msg | str, /, **params: Any) -> str:
 FSI, PDI = "\u2068", "\u2069"
 
 
+#: The categories of the characters that steer a terminal's text rather than draw: controls,
+#: formats (bidi overrides and isolates, zero-width marks) and line separators.
+STEERING = ("Cc", "Cf", "Zl", "Zp")
+#: What a name keeps of them: the joiners, which Persian spellings and emoji sequences need
+#: and which move nothing.
+JOINERS = "\u200c\u200d"
+
+
+def terminal_name(name: str) -> str:
+    """A name as a terminal shows it: its `STEERING` characters (a right-to-left override,
+    an isolate that would close ours…) but the joiners as U+FFFD."""
+    return "".join("\ufffd" if unicodedata.category(c) in STEERING and c not in JOINERS else c
+                   for c in name)
+
+
 def isolated(pieces: Iterable[tuple[str, bool]]) -> str:
-    """Plain text with every name isolated (first strong isolate … pop), for a terminal."""
-    return "".join(f"{FSI}{chunk}{PDI}" if is_name else chunk for chunk, is_name in pieces)
+    """Plain text with every name isolated (first strong isolate … pop) and shown as
+    `terminal_name`, for a terminal: a name cannot turn the line around."""
+    return "".join(f"{FSI}{terminal_name(chunk)}{PDI}" if is_name else chunk
+                   for chunk, is_name in pieces)
 
 
 def sentences(msgs: Sequence[Msg | None]) -> Pieces:
@@ -245,7 +263,7 @@ register({
     "count.points": ("{n} point", "{n} points"),
     "count.tokens": ("{n} jeton", "{n} jetons"),
     "players.range": "{lo} à {hi} joueurs",
-    "players.range_solo": "{lo} à {hi} joueurs (seul contre la feuille)",
+    "players.range_solo": "{lo} à {hi} joueurs, seul contre la feuille",
     "players.exactly": "{n} joueurs",
     # errors: actions
     "error.action_no_notation": "Coup sans notation : {kind}.",
@@ -361,6 +379,45 @@ register({
     "cli.error_hint": "{error}  (tapez ? pour la liste des coups)",
     "cli.interrupted": "Partie interrompue.",
     "cli.error": "erreur : {error}",
+    "cli.keyboard_interrupt": "Interrompu.",
+    "cli.help_help": "afficher cette aide",
+    "cli.command_metavar": "COMMANDE",
+    "cli.game_metavar": "JEU",
+    "cli.file_metavar": "FICHIER",
+    "cli.die_metavar": "DÉ",
+    "cli.usage_prefix": "utilisation : ",
+    "cli.positionals": "arguments",
+    "cli.usage": "{error} (aide : {prog} --help)",
+    "cli.usage.required": "il manque {args}",
+    "cli.usage.unrecognized": "arguments inattendus : {args}",
+    "cli.usage.argument": "{arg} : {error}",
+    "cli.usage.invalid_int": "nombre entier attendu, pas {value}",
+    "cli.usage.invalid_value": "valeur invalide : {value}",
+    "cli.usage.invalid_choice": "choix inconnu : {value} (choix : {choices})",
+    "cli.usage.one_value": "une valeur attendue",
+    "cli.usage.at_most_one": "au plus une valeur attendue",
+    "cli.usage.at_least_one": "au moins une valeur attendue",
+    "cli.usage.values": "{n} valeurs attendues",
+    "cli.usage.ambiguous": "option ambiguë : {option} (peut-être {matches})",
+    "cli.usage.explicit": "l'option ne prend pas de valeur : {value}",
+    "cli.usage.not_allowed": "incompatible avec {arg}",
+    "cli.usage.one_of": "il faut l'un de {args}",
+    "cli.option_no_name": "Option sans nom : « {item} » (écrire -o NOM=VALEUR).",
+    "cli.players_empty": "--players est vide : donner les joueurs (par exemple « Alice,Ordi:simple »).",
+    "cli.too_many_games": "Au plus {max|n} parties (--games).",
+    "cli.progress": "{command} : {done|n} parties sur {total|n} ({percent} %), {seconds} s",
+    "cli.why.json": "JSON invalide ou tronqué",
+    "cli.why.utf8": "le fichier n'est pas en UTF-8",
+    "cli.why.deep": "JSON trop imbriqué",
+    "cli.os.not_found": "fichier ou dossier introuvable",
+    "cli.os.denied": "permission refusée",
+    "cli.os.read_only": "système de fichiers en lecture seule",
+    "cli.os.full": "plus de place sur le disque",
+    "cli.os.exists": "existe déjà et n'est pas un dossier",
+    "cli.os.not_dir": "un élément du chemin n'est pas un dossier",
+    "cli.os.is_dir": "c'est un dossier",
+    "cli.os.too_long": "nom trop long",
+    "cli.os.other": "erreur système n° {n}",
     "cli.bad_input": "erreur : entrée invalide ({error})",
     "cli.cannot_read": "Impossible de lire {path} : {error}",
     "cli.tables_not_found": "Tables introuvables : {path}.",

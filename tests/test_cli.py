@@ -40,17 +40,22 @@ def test_list_names_every_game_and_option():
 
 
 def test_list_says_how_many_play_plainly():
-    """No "(2–2 joueurs)" and no parentheses inside parentheses (issue 20, item 11)."""
+    """No "(2–2 joueurs)" and no parentheses inside parentheses, nor one after another
+    (issue 20, item 11): "1 à 6 joueurs, seul contre la feuille"."""
     code, out = run("list")
     assert code == 0
-    assert "# Yams, 1 à 6 joueurs (seul contre la feuille) — " in out
-    assert "yams\tYams (feuille complète), 1 à 6 joueurs (seul contre la feuille)\n" in out
+    assert "# Yams, 1 à 6 joueurs, seul contre la feuille — " in out
+    assert "yams\tYams (feuille complète), 1 à 6 joueurs, seul contre la feuille\n" in out
     assert "421\tLe 421, 2 à 6 joueurs\n" in out
     two = [g for g in GAMES.values() if g.min_players == g.max_players]
+    assert two
     for game in two:
         assert f"{game.id}\t{game.title}, {game.min_players} joueurs\n" in out
+        assert f"{game.min_players}–{game.max_players}" not in out
     for line in out.splitlines():
         assert "((" not in line and "))" not in line and "–" not in line, line
+        if "joueurs" in line:  # how many play is said without parentheses
+            assert "(" not in line.split(", ")[-1].split(" — ")[0], line
 
 
 def test_list_from_the_command_line():
@@ -208,3 +213,228 @@ def test_play_stops_when_the_input_ends():
 def test_play_refuses_an_unknown_seat(capsys):
     assert run("play", "yams", "--players", "Alice:genius") == (2, "")
     assert "Place inconnue" in capsys.readouterr().err
+
+
+# --- the rough edges (issue "Nothing lost across versions", items 4 and 10) --------------
+
+
+def one_french_line(err: str, *words: str) -> None:
+    assert err.startswith("erreur : ") and err.endswith("\n") and err.count("\n") == 1, err
+    assert "Traceback" not in err and "usage:" not in err and "error:" not in err, err
+    for word in words:
+        assert word in err, (word, err)
+
+
+def test_solve_into_a_folder_that_cannot_be_written_is_one_french_line(tmp_path, monkeypatch, capsys):
+    """Refused before any solving, in French (no "No such file or directory")."""
+    monkeypatch.chdir(tmp_path)
+    a_file = tmp_path / "table.bin"
+    a_file.write_bytes(b"")
+    for folder, why in (("/proc/x", "introuvable"), ("table.bin", "n'est pas un dossier")):
+        assert run("solve", "421", "--write", folder) == (2, "")
+        one_french_line(capsys.readouterr().err, f"Impossible d'écrire {folder} : ", why)
+    assert a_file.read_bytes() == b"" and os.listdir(tmp_path) == ["table.bin"]
+
+
+def test_a_file_the_cli_writes_is_written_whole_or_not_at_all(tmp_path):
+    from pygames.cli import UsageError, write_bytes
+
+    path = tmp_path / "yams" / "t.bin"
+    write_bytes(str(path), b"table")
+    assert path.read_bytes() == b"table" and os.listdir(path.parent) == ["t.bin"]
+    with pytest.raises(UsageError, match="c'est un dossier"):
+        write_bytes(str(tmp_path / "yams"), b"x")
+    assert os.listdir(tmp_path) == ["yams"] and os.listdir(path.parent) == ["t.bin"]
+
+
+def test_simulate_bounds_the_number_of_games(monkeypatch, capsys):
+    import pygames.cli as cli
+
+    def played(*_):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(cli, "_simulate_chunk", played)
+    for games in ("1000000000000", str(cli.MAX_GAMES + 1)):
+        assert run("simulate", "421", "--players", "A:simple,B:naive", "--games", games) == (2, "")
+        one_french_line(capsys.readouterr().err, "Au plus 1\u202f000\u202f000 parties (--games).")
+
+
+def simulate_421(*argv: str) -> tuple[int, str]:
+    code, out = run("simulate", "421", "--players", "A:simple,B:naive", "--seed", "progress", *argv)
+    return code, out.split("\n", 1)[1]  # what follows the first line (it says the time)
+
+
+def test_simulate_tells_its_progress_on_stderr_for_a_long_run(monkeypatch, capsys):
+    import pygames.cli as cli
+
+    code, quiet = simulate_421("--games", "7")
+    assert code == 0 and capsys.readouterr().err == ""  # a short run, stderr no terminal
+    monkeypatch.setattr(cli, "CHUNK_GAMES", 3)
+    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(cli, "PROGRESS_GAMES", 7)  # 7 games make a long run
+    assert simulate_421("--games", "7") == (0, quiet)  # the same games, played in chunks
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(", ")[0] for line in lines] == [
+        "simulate : 3 parties sur 7 (42 %)", "simulate : 6 parties sur 7 (85 %)"]
+    assert simulate_421("--games", "7", "--jobs", "2") == (0, quiet)
+    assert len(capsys.readouterr().err.splitlines()) == 2
+
+
+def test_progress_is_told_to_a_terminal_at_most_every_few_seconds(monkeypatch):
+    import pygames.cli as cli
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    clock = iter([0.0, 1.0, 6.0, 7.0, 20.0])
+    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock, 30.0))
+    stream = Terminal()
+    progress = cli.Progress(1000, stream)  # 0.0
+    for done in (100, 200, 300):  # at 1 s (too soon), 6 s (told), 7 s (too soon)
+        progress(done)
+    progress(1000)  # the end is said by the report, not here
+    assert stream.getvalue() == "simulate : 200 parties sur 1\u202f000 (20 %), 6 s\n"
+    assert cli.Progress(1000, io.StringIO()).shown is False  # no terminal, a short run
+    assert cli.Progress(cli.PROGRESS_GAMES, io.StringIO()).shown is True
+
+
+class Interrupting(io.StringIO):
+    def readline(self, *_):
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_is_one_french_line_and_exit_130(monkeypatch, capsys):
+    import pygames.cli as cli
+
+    monkeypatch.setattr("sys.stdin", Interrupting())
+    code, out = run("play", "yams", "--players", "Alice", "--seed", "1")
+    assert code == 130 and out.endswith("Alice\u2069 > ")
+    assert capsys.readouterr().err == "Interrompu.\n"
+
+    def interrupted(*_):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_simulate_chunk", interrupted)
+    assert run("simulate", "421", "--players", "A:simple,B:naive", "--games", "4") == (130, "")
+    assert capsys.readouterr().err == "Interrompu.\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups")
+def test_ctrl_c_stops_a_parallel_simulation_without_a_traceback():
+    """Ctrl-C in a terminal reaches the whole group: the workers too, which leave it to
+    the parent."""
+    import signal
+    import time
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pygames", "simulate", "421", "--players", "A:simple,B:naive",
+         "--games", "1000000", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, encoding="utf-8", cwd=ROOT, env=env, start_new_session=True)
+    try:
+        time.sleep(2.5)
+        assert proc.poll() is None
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130 and out == ""
+    assert "Traceback" not in err and err.splitlines()[-1] == "Interrompu.", err
+
+
+@pytest.mark.parametrize("argv, words", [
+    ([], ["il manque COMMANDE", "(aide : python -m pygames --help)"]),
+    (["poker"], ["COMMANDE : choix inconnu : « poker » (choix : list, replay, play,"]),
+    (["simulate"], ["il manque JEU", "(aide : python -m pygames simulate --help)"]),
+    (["simulate", "yams", "--games", "x"], ["--games : nombre entier attendu, pas « x »"]),
+    (["simulate", "yams", "--games"], ["--games : une valeur attendue"]),
+    (["play", "yams", "--bogus"], ["arguments inattendus : --bogus"]),
+    (["list", "extra"], ["arguments inattendus : extra"]),
+    (["score"], ["il manque JEU, CASE, DÉ", "(aide : python -m pygames score --help)"]),
+    (["linotte-score"], ["il manque PLATEAU"]),
+])
+def test_usage_errors_are_one_french_line(argv, words, capsys):
+    assert run(*argv) == (2, "")
+    one_french_line(capsys.readouterr().err, *words)
+
+
+def test_usage_messages_of_every_python_read_back_in_french():
+    """argparse's words as 3.11 to 3.14 write them (quoted choices or not, a suggestion)."""
+    from pygames.cli import usage_message
+    from pygames.messages import text
+
+    assert text(usage_message("argument COMMANDE: invalid choice: 'plai', maybe you meant 'play'? "
+                              "(choose from list, play)")) == (
+        "COMMANDE : choix inconnu : « plai » (choix : list, play)")
+    assert text(usage_message("argument COMMANDE: invalid choice: 'x' (choose from 'list', 'play')")) == (
+        "COMMANDE : choix inconnu : « x » (choix : list, play)")
+    assert text(usage_message("argument --jobs: invalid int value: '\\udcff'")) == (
+        "--jobs : nombre entier attendu, pas « ? »")
+    assert text(usage_message("ambiguous option: --s could match --seat, --seed")) == (
+        "option ambiguë : --s (peut-être --seat, --seed)")
+    assert usage_message("something argparse says one day") == "something argparse says one day"
+
+
+def test_the_help_is_french_and_exits_0(capsys):
+    assert run("simulate", "--help") == (0, "")
+    shown = capsys.readouterr().out
+    assert shown.startswith("utilisation : python -m pygames simulate ")
+    assert "-h, --help" in shown and "afficher cette aide" in shown and "show this help" not in shown
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["-o", "="], ["Option sans nom : « = »"]),
+    (["-o", ""], ["Option sans nom : « »"]),
+    (["-o", " =oui"], ["Option sans nom : « =oui »"]),
+    (["--players", ""], ["--players est vide"]),
+    (["--players", "  "], ["--players est vide"]),
+])
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_an_empty_option_or_player_list_is_refused(command, argv, words, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    seats = [] if "--players" in argv else ["--players", "A:simple,B:naive"]
+    assert run(command, "421", *seats, *argv, "--games" if command == "simulate" else "--seed", "2") == (2, "")
+    one_french_line(capsys.readouterr().err, *words)
+
+
+def test_score_refuses_an_option_with_no_name(capsys):
+    assert run("score", "yams", "full", "3", "3", "3", "2", "2", "-o", "=oui") == (2, "")
+    one_french_line(capsys.readouterr().err, "Option sans nom")
+
+
+STEERING_NAME = "\u202eAlice\u2069\u2028x"  # an override, an isolate's end, a line separator
+
+
+def test_play_isolates_names_and_shows_no_character_that_steers_the_line():
+    out = io.StringIO()
+    args = play_args("yams", "--players", f"{STEERING_NAME},Bob:simple", "--seed", "partie")
+    assert cmd_play(args, out, io.StringIO(human_script(YAMS_BOXES))) == 0
+    shown = out.getvalue()
+    for char in ("\u202e", "\u2028", "\u202a", "\u200e"):
+        assert char not in shown
+    shown_name = "\ufffdAlice\ufffd\ufffdx"
+    assert f"\u2068{shown_name}\u2069 > " in shown  # the prompt: isolated, its steering replaced
+    assert shown.count("\u2069") == shown.count("\u2068")  # every isolate is closed, once
+    board = next(line for line in shown.splitlines() if line.startswith(" " * 16))  # the sheet's
+    # header: the names, replaced, not isolated (the columns stay aligned)
+    assert shown_name[:10] in board and "\u2068" not in board
+    result = json.loads(shown.strip().splitlines()[-1])  # the data: the name as it was given
+    assert result["scores"][0]["name"] == STEERING_NAME
+    assert "\\u202e" in shown.strip().splitlines()[-1]
+
+
+def test_errors_isolate_names_too(monkeypatch, capsys):
+    import pygames.cli as cli
+    from pygames.messages import Msg, Name, terminal_name
+
+    assert terminal_name("a\u200db\u200cc\u061c\U000e0001") == "a\u200db\u200cc\ufffd\ufffd"  # joiners kept
+
+    def refuse(args, out):
+        raise cli.UsageError(Msg("outcome.won", player=Name(STEERING_NAME), points=3))
+
+    monkeypatch.setattr(cli, "cmd_list", refuse)
+    assert run("list") == (2, "")
+    assert capsys.readouterr().err == "erreur : \u2068\ufffdAlice\ufffd\ufffdx\u2069 gagne avec 3.\n"

@@ -14,7 +14,7 @@ from .rules import DICE, GAMES, TARGETS, classify
 
 def add_arguments(name: str, parser) -> None:
     assert name == "landais-throw"
-    parser.add_argument("dice", nargs="*")
+    parser.add_argument("dice", nargs="*", metavar=str(Msg("cli.die_metavar")))
 
 
 def run(name: str, args, out: TextIO) -> int:

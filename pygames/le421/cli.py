@@ -17,7 +17,7 @@ from .rules import DICE, GAMES, hand_info
 
 def add_arguments(name: str, parser) -> None:
     assert name == "rank421"
-    parser.add_argument("dice", nargs="*")
+    parser.add_argument("dice", nargs="*", metavar=text("cli.die_metavar"))
     parser.add_argument("--option", "-o", action="append", default=[],
                         metavar=text("cli.option_metavar"))
 

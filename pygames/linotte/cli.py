@@ -28,7 +28,7 @@ def parse_board(written: str) -> tuple[int, ...]:
 
 def add_arguments(name: str, parser) -> None:
     assert name == "linotte-score"
-    parser.add_argument("board", help=text("linotte.cli.board_help"))
+    parser.add_argument("board", metavar=text("linotte.cli.board_metavar"), help=text("linotte.cli.board_help"))
 
 
 def run(name: str, args, out: TextIO) -> int:

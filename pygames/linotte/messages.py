@@ -76,6 +76,7 @@ register({
     "linotte.error.board_length": "Plateau : {cells} caractères attendus (A, B ou .), pas "
                                   "{length} : « {text} ».",
     "linotte.error.board_char": "Plateau : « {char} » n'est ni A, ni B, ni « . » (dans « {text} »).",
+    "linotte.cli.board_metavar": "PLATEAU",
     "linotte.cli.board_help": "25 caractères, ligne par ligne : A, B ou .",
     # what a move did (one clause each, joined by commas)
     "linotte.ev.appel": "appel annoncé : {target}",

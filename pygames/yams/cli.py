@@ -16,9 +16,9 @@ from .rules import GAMES, YamsGame
 
 def add_arguments(name: str, parser) -> None:
     assert name == "score"
-    parser.add_argument("ruleset")
-    parser.add_argument("box")
-    parser.add_argument("dice", nargs="*")
+    parser.add_argument("ruleset", metavar=str(Msg("cli.game_metavar")))
+    parser.add_argument("box", metavar=str(Msg("yams.cli.box_metavar")))
+    parser.add_argument("dice", nargs="*", metavar=str(Msg("cli.die_metavar")))
     parser.add_argument("--option", "-o", action="append", default=[],
                         metavar=str(Msg("cli.option_metavar")))
 

@@ -27,6 +27,7 @@ register({
     "option.bonus_above_63": "Prime de 35 seulement au-dessus de 63 (63 ne suffit pas)",
     "option.plain": "Sans prime ni joker",
     "cli.command.score": "ce que vaut une case pour cinq dés",
+    "yams.cli.box_metavar": "CASE",
     # the boxes
     "yams.box.ones": "Les 1", "yams.box.twos": "Les 2", "yams.box.threes": "Les 3",
     "yams.box.fours": "Les 4", "yams.box.fives": "Les 5", "yams.box.sixes": "Les 6",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from harness.pages import GAME_PAGES, GamePage
+from harness.pages import GAME_PAGES, GamePage, read_global
 
 from pygames import FAMILIES, DiceSampler, Match, Player, load_match
 
@@ -242,6 +242,28 @@ def test_yams_confirms_a_zero(page, site_url, request_log):
     game.open(seed="undo")
     game.click_action(zero)
     assert dialog.is_visible()
+
+
+def test_yams_zero_question_cancelled_after_a_click_that_left_the_focus_on_the_page(page, site_url):
+    """Safari, and Firefox on macOS, do not focus a clicked button: the focus stays on <body>.
+    Cancelling the question then (Annuler, Escape) returns the focus nowhere, and raises
+    nothing (it once raised ``AttributeError: disabled``, shown as a traceback)."""
+    record, zero = yams_zero_position()
+    game = start_at(page, site_url, "yams", record, prefs={"confirm_zero": True})
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    dialog = page.locator("#confirm")
+    click_unfocused = """(action) => { document.activeElement?.blur();
+        document.querySelector(`#table [data-action="${action}"]`).click(); }"""
+    for close in (lambda: page.click("#confirm-cancel"), lambda: page.keyboard.press("Escape")):
+        page.evaluate(click_unfocused, zero)
+        assert dialog.is_visible()
+        close()
+        assert dialog.is_hidden()
+        page.wait_for_function("document.getElementById('live').textContent.includes('Rien')")
+    assert game.record() == record
+    assert read_global(page, "errors") == [] and errors == []
+    assert page.locator("#page-trouble").is_hidden()
 
 
 def bot_gaps(page, family, count):

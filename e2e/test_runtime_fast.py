@@ -19,7 +19,7 @@ import zipfile
 
 import pytest
 from harness import site
-from harness.pages import GAME_PAGES, js_global, read_global, wait_ready
+from harness.pages import GAME_PAGES, GamePage, js_global, read_global, wait_ready
 
 from pygames import GAME_MODULES
 
@@ -271,3 +271,56 @@ def test_game_files_carry_bytecode_for_startup_modules(dist_dir):
         head, _, tail = f"pygames/{mod}".rpartition("/")
         assert f"pygames/{mod}.py" in names
         assert f"{head}/__pycache__/{tail}.cpython-314.pyc" in names, mod
+
+
+# One failure of the page's Python, injected where a move is saved (the next save is the real one).
+SAVE_FAILS_ONCE = """() => window.__e2ePy.runPython(`
+import shell
+_save = shell.Shell.save
+def _fails_once(self, *args, **kwargs):
+    shell.Shell.save = _save
+    raise RuntimeError("injected failure")
+shell.Shell.save = _fails_once
+`)"""
+# One raised in a timer that no handler of the site guards (js/boot.js's listener takes it).
+TIMER_FAILS = """() => window.__e2ePy.runPython(`
+from pyodide.ffi import create_once_callable
+from pyscript import window
+window.setTimeout(create_once_callable(lambda: 1 / 0), 0)
+`)"""
+
+
+def test_an_error_nobody_caught_is_the_sites_notice_and_the_game_goes_on(page, hooked_site):
+    """No uncaught Python error reaches the page as a traceback (PyScript's error banner is
+    off): an event handler's (web/app/dom.py) and any other (js/boot.js) show the site's
+    notice and are recorded in ``pygames.errors``; the game stays and is saved by the next
+    move, and a reload resumes it."""
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    game = GamePage(page, hooked_site, "yams")
+    page.goto(hooked_site + PAGE + "?fresh=1&seed=trouble&pace=0")
+    wait_ready(page)
+    game.start_game([("Léa", "human")])
+    notice = page.locator("#page-trouble")
+    assert notice.is_hidden()
+    page.click("#roll")
+    game.wait_actions_at_least(2)
+    page.evaluate(SAVE_FAILS_ONCE)
+    page.click("#roll")  # played, then its save fails
+    notice.wait_for(state="visible")
+    assert "RuntimeError: injected failure" in read_global(page, "errors")[0]
+    page.click("#page-trouble-ok")
+    assert notice.is_hidden()
+    page.evaluate(TIMER_FAILS)
+    page.wait_for_function("window.pygames.errors.length === 2")
+    assert "ZeroDivisionError" in read_global(page, "errors")[1]
+    assert notice.is_visible()
+    assert page.locator(".py-error").count() == 0 and errors == []
+    # The game went on: the second throw is there, and the next decision saves it all.
+    before = game.actions()
+    page.locator('#table [data-action^="score "]:not([disabled])').first.click()
+    game.wait_actions_above(before)
+    record = game.record()
+    assert record["actions"].count("roll") == 2 and record["actions"][-1].startswith("score")
+    game.reload()
+    assert game.record() == record and notice.is_hidden()

@@ -238,6 +238,26 @@ def test_rules_dialog_on_setup_screen_follows_the_selected_ruleset(page, site_ur
     assert _visible_rules(page) == ["yahtzee", "plain=false"]
 
 
+def test_page_script_failing_before_ready_says_so_quickly(page, request_log, dist_dir):
+    """The page's Python script raising as it starts (a game module missing or damaged):
+    the page says it could not start at once, and prints no traceback on the page."""
+    import time
+
+    html = (dist_dir / "yams.html").read_text(encoding="utf-8")
+    assert "import shell; shell.main(" in html
+    server, url = site.start_site({"yams.html": html.replace("import shell;", "import shell_gone;").encode()})
+    try:
+        start = time.monotonic()
+        page.goto(url + "yams.html?fresh=1&nosw")
+        page.wait_for_selector("#error:not([hidden])", timeout=30_000)
+        assert time.monotonic() - start < 20
+        assert "n'a pas pu démarrer" in page.text_content("#error-text")
+        assert page.locator("#loading").is_hidden() and page.locator(".py-error").count() == 0
+        assert "Traceback" not in page.inner_text("body")
+    finally:
+        site.stop_site(server)
+
+
 @pytest.mark.parametrize("name, body", [
     ("pyodide.asm.mjs", b'throw new Error("damaged");'),
     ("pyodide.asm.wasm", b"\0asm damaged"),

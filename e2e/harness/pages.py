@@ -63,6 +63,7 @@ GLOBALS = {
     "early_at": "window.pygames?.earlyAt",     # js/view-early.js, js/setup-early.js
     "joy": "window.pygames?.joy",             # js/joy.js: bursts and chimes
     "bot_times": "window.pygames?.botTimes",   # web/app/shell.py fills it when it exists
+    "errors": "window.pygames?.errors",       # js/boot.js: the Python errors nobody caught
 }
 #: The one global embed.js adds to a host page.
 EMBED_GLOBAL = "pygamesEmbed"

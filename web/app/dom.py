@@ -1,6 +1,9 @@
 """Small DOM helpers for the PyScript pages: elements are built node by node and text is
 always set with textContent, so a player's name can never become markup."""
 
+import asyncio
+
+from pyodide.ffi import create_once_callable
 from pyscript import document, window
 from pyscript.ffi import create_proxy
 
@@ -37,11 +40,66 @@ def clear(node):
         node.removeChild(node.firstChild)
 
 
+def trouble(err):
+    """The page's one handler of a Python error nobody caught (an event, a timer, a task):
+    the traceback goes to the console and to ``window.pygames.errors`` (for the tests), the
+    player sees the site's notice (``pygames.trouble``, js/boot.js), and the game, whose
+    every move is saved as it is played, stays as it was."""
+    import traceback  # only on this path
+
+    text = "".join(traceback.format_exception(err))
+    try:
+        window.console.error("pygames: " + text)
+        report = getattr(window.pygames, "trouble", None)
+        if report:
+            report(text)
+    except Exception:  # the notice must not become the next error
+        pass
+
+
+def guarded(handler):
+    """`handler` with every error it raises handed to `trouble` instead of the page."""
+    def run(*args):
+        try:
+            return handler(*args)
+        except Exception as err:
+            trouble(err)
+    return run
+
+
 def on(target, event, handler):
-    proxy = create_proxy(handler)
+    proxy = create_proxy(guarded(handler))
     _handlers.append(proxy)
     target.addEventListener(event, proxy)
     return proxy
+
+
+def spawn(coroutine):
+    """Run `coroutine` as a task of the page; an error it ends with goes to `trouble`."""
+    task = asyncio.ensure_future(coroutine)
+    task.add_done_callback(_reported)
+    return task
+
+
+def _reported(task):
+    if not task.cancelled() and task.exception() is not None:
+        trouble(task.exception())
+
+
+def later(ms, handler):
+    """Run `handler()` once after `ms` milliseconds (its proxy freed once it has run)."""
+    return window.setTimeout(create_once_callable(guarded(handler)), ms)
+
+
+def found(node):
+    """An element, not JS null (which Pyodide does not turn into None)."""
+    return getattr(node, "tagName", None) is not None
+
+
+def enabled(node):
+    """An element of the page that can take the focus or a click: any element (a <body> or
+    a <td> has no ``disabled``), connected and not :disabled."""
+    return found(node) and bool(node.isConnected) and not node.matches(":disabled")
 
 
 def show(node, visible=True):

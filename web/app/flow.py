@@ -22,7 +22,7 @@ shell (shell.py calls these hooks; the views are unchanged but for their optiona
 """
 
 import prefs
-from dom import by_id, el, on, storage
+from dom import by_id, el, found, on, storage
 from pyscript import document, window
 
 SPACE_ENTER = (" ", "Enter", "Spacebar")
@@ -33,11 +33,6 @@ CONTROLS = ("a[href], button, summary, audio[controls], video[controls], [role=b
             "[role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], "
             "[role=menuitem], [role=option], [role=gridcell], [role=treeitem], "
             "[tabindex]:not([tabindex^='-'])")
-
-
-def _found(node):
-    """An element, not JS null (which Pyodide does not turn into None)."""
-    return getattr(node, "tagName", None) is not None
 
 
 class Flow:
@@ -51,7 +46,7 @@ class Flow:
             on(sound, "click", self._on_sound)
             self._show_sound()
         controls = by_id("table").querySelector(".controls")
-        if _found(controls):
+        if found(controls):
             self.status = el("span", None, "computer-status", aria_hidden="true")
             controls.appendChild(self.status)
 
@@ -63,9 +58,9 @@ class Flow:
         target = event.target
         if not hasattr(target, "closest"):
             return True
-        if _found(target.closest(FIELDS)):
+        if found(target.closest(FIELDS)):
             return False
-        return event.key not in SPACE_ENTER or not _found(target.closest(CONTROLS))
+        return event.key not in SPACE_ENTER or not found(target.closest(CONTROLS))
 
     # --- after an action ----------------------------------------------------------------
 
@@ -96,13 +91,13 @@ class Flow:
             shell.view.focus()
             if self._focus_lost():
                 main = by_id("main")  # the view found nothing to focus: at least the game
-                if _found(main):
+                if found(main):
                     main.focus()
 
     @staticmethod
     def _focus_lost():
         active = document.activeElement
-        if not _found(active) or active.tagName in ("BODY", "HTML"):
+        if not found(active) or active.tagName in ("BODY", "HTML"):
             return True
         return (not active.isConnected or active.matches(":disabled")
                 or active.getClientRects().length == 0)

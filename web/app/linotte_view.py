@@ -13,7 +13,7 @@ places a pawn on the focused cell when the dice allow it.
 
 import asyncio
 
-from dom import by_id, clear, el, on, said
+from dom import by_id, clear, el, on, said, spawn
 from pyscript import document
 from tray import DiceTray, TrayView
 from words import plural
@@ -96,7 +96,7 @@ class View(TrayView):
         self.last_move, self.last_cell = self._replay_last_move(match)
         seats = {p.seat for p in match.players}
         if seats & {"medium", "expert"}:
-            asyncio.ensure_future(self._warm_bots(seats))
+            spawn(self._warm_bots(seats))
 
     @staticmethod
     async def _warm_bots(seats):

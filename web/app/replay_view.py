@@ -17,7 +17,7 @@ A link that cannot be shown gives its French message and the way back, nothing e
 
 import asyncio
 
-from dom import by_id, clear, el, on, pieces_of, said, set_text, show
+from dom import by_id, clear, el, on, pieces_of, said, set_text, show, spawn
 from pyscript import document, window
 from replay import ReplayError, from_fragment, link, load
 
@@ -95,7 +95,7 @@ class Share:
             promise = window.navigator.clipboard.writeText(field.value)
         except Exception:
             promise = None
-        asyncio.ensure_future(self._copied(promise))
+        spawn(self._copied(promise))
 
     async def _copied(self, promise):
         ok = False
@@ -259,7 +259,7 @@ class ReplayView:
         self.generation += 1
         self._play_label()
         self.shell.announce("Lecture automatique.")
-        asyncio.ensure_future(self._autoplay(self.generation))
+        spawn(self._autoplay(self.generation))
 
     def pause(self, quiet=False):
         if not self.playing:

@@ -34,7 +34,7 @@ import json
 from importlib import import_module
 
 import replay_view
-from dom import by_id, clear, el, on, pieces_of, query_params, set_text, show, storage
+from dom import by_id, clear, el, enabled, later, on, pieces_of, query_params, set_text, show, spawn, storage
 from embed import EmbedError, parse_embed
 from flow import Flow
 from guard import (
@@ -166,7 +166,7 @@ class Shell:
         document.body.dataset.game = match.game.id  # read by js/embed-dialog.js
         if self.family.game_tables(match.game, match.options) and (
                 self.family.advisor or "expert" in match.game.seats):
-            asyncio.ensure_future(self._prefetch_tables())
+            spawn(self._prefetch_tables())
 
     async def _prefetch_tables(self):
         """Fetch this game's tables in the background as soon as it is set up, so that the
@@ -477,7 +477,7 @@ class Shell:
                 self.drive.watch(self.pace)
                 return
             self.bots_running = self.generation
-            asyncio.ensure_future(self._run_bots(self.generation))
+            spawn(self._run_bots(self.generation))
 
     def _drive_back(self):
         """This tab drives again (it came to the front, or the driving tab went quiet)."""
@@ -579,7 +579,7 @@ class Shell:
         show(panel, True)
         clear(panel)
         panel.appendChild(el("p", "Le conseiller réfléchit…", "hint"))
-        asyncio.ensure_future(self._show_advice(self.generation, len(self.match.history)))
+        spawn(self._show_advice(self.generation, len(self.match.history)))
 
     def close_advice(self):
         """Close the advisor's panel (a move was played, or one was taken back)."""
@@ -621,7 +621,7 @@ class Shell:
         by_id("analyse").setAttribute("aria-expanded", "true")
         show(panel, True)
         self._fill(panel, [el("p", "Analyse en cours…", "hint")])
-        asyncio.ensure_future(self._show_analysis())
+        spawn(self._show_analysis())
 
     async def _show_analysis(self):
         panel = by_id("analysis")
@@ -700,12 +700,12 @@ class Shell:
         document.body.appendChild(link)
         link.click()
         link.remove()
-        window.setTimeout(lambda: window.URL.revokeObjectURL(url), 1000)
+        later(1000, lambda: window.URL.revokeObjectURL(url))
 
     def _on_load_file(self, event):
         files = event.target.files
         if files and files.length:
-            asyncio.ensure_future(self._load_file(files.item(0)))
+            spawn(self._load_file(files.item(0)))
 
     async def _load_file(self, file):
         error = by_id("setup-error")
@@ -738,7 +738,7 @@ class Shell:
         # Another tab may save many times in a row (its computer at full speed): catch up
         # once, with the newest value, rather than redraw every position in between.
         self.follow_pending = True
-        asyncio.ensure_future(self._follow_latest())
+        spawn(self._follow_latest())
 
     async def _follow_latest(self):
         try:
@@ -823,7 +823,7 @@ class Shell:
 
     def _on_table_click(self, event):
         target = event.target.closest("[data-action]")
-        if target and not target.disabled and by_id("table").contains(target):
+        if enabled(target) and by_id("table").contains(target):
             self.play_text(target.dataset.action)
 
     def _on_key(self, event):

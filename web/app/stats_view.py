@@ -16,10 +16,9 @@ View hooks (optional): `highlights(match)` → {label: count} for a finished gam
 fewer is better: its scores are minus the tokens) and `stats_unit` (e.g. "jetons").
 """
 
-import asyncio
 
 import stats
-from dom import by_id, clear, el, on, row, show, storage
+from dom import by_id, clear, el, later, on, row, show, spawn, storage
 from guard import BadStored, read_json, short
 from pyscript import document, window
 from pyscript.ffi import to_js
@@ -315,7 +314,7 @@ class StatsView:
         document.body.appendChild(link)
         link.click()
         link.remove()
-        window.setTimeout(lambda: window.URL.revokeObjectURL(url), 1000)
+        later(1000, lambda: window.URL.revokeObjectURL(url))
         self._notice("Statistiques exportées dans le fichier pygames-statistiques.json.")
         self.shell.announce("Statistiques exportées.")
 
@@ -336,7 +335,7 @@ class StatsView:
     def _on_import(self, event):
         files = event.target.files
         if files and files.length:
-            asyncio.ensure_future(self._import(files.item(0), event.target))
+            spawn(self._import(files.item(0), event.target))
 
     async def _import(self, file, field):
         try:

@@ -11,7 +11,7 @@ setup, saves, the computer's loop, undo, replays, statistics — is the shell's.
 
 from __future__ import annotations
 
-import asyncio
+from dom import spawn
 
 
 class Task:
@@ -115,5 +115,5 @@ class Table:
             finally:
                 handle.done = True
 
-        asyncio.ensure_future(run())
+        spawn(run())
         return handle

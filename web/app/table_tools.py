@@ -20,7 +20,7 @@
 import re
 
 import prefs
-from dom import by_id, el, on, query_params, show, storage
+from dom import by_id, el, enabled, on, query_params, show, storage
 from pyscript import document
 
 EDITABLE = ("INPUT", "SELECT", "TEXTAREA")
@@ -271,7 +271,7 @@ class TableTools:
         shell = self.shell
         if not accepted or pending is None:
             shell.announce("Rien n'est inscrit.")
-            if back and back.isConnected and not back.disabled:
+            if enabled(back) and back is not document.body:  # a click may leave it on <body>
                 back.focus()
             self.refresh()
             return

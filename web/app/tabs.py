@@ -14,7 +14,7 @@ stored, each tab drives its own game, as it saves it: nowhere.
 
 import asyncio
 
-from dom import on, storage
+from dom import on, spawn, storage
 from pyscript import document, window
 
 #: Seconds a following tab waits at a computer's turn before it takes the drive itself.
@@ -57,7 +57,7 @@ class Drive:
         if self.mine:
             return
         self._watch += 1
-        asyncio.ensure_future(self._wait(self._watch, TAKE_OVER_AFTER + 4 * pace))
+        spawn(self._wait(self._watch, TAKE_OVER_AFTER + 4 * pace))
 
     async def _wait(self, watch, seconds):
         await asyncio.sleep(seconds)

@@ -84,7 +84,8 @@ standard library and an empty lock file (the site loads no package).
 PyScript's core.js imports its plugin chunks (py-editor, py-game,
 py-terminal, donkey, error, deprecations-manager) on every page, even when
 unused, unless the config's ``plugins`` lists them as ``"!name"``, as
-web/static/pyscript.json does for all but ``error``; the codemirror/xterm chunks load
+web/static/pyscript.json does for all of them (``error`` too: its banner would print a
+traceback on the page, where js/boot.js shows the site's notice); the codemirror/xterm chunks load
 only when a plugin needs them.
 """
 

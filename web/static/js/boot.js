@@ -61,12 +61,54 @@ function fail(message) {
   panel.hidden = false;
   if (loading) loading.hidden = true;
 }
+// Once the game runs, a Python error nobody caught is the page's one kind of trouble: web/app/
+// dom.py hands it here (its events, timers and tasks), and so does the listener below for any
+// other; the player sees the site's notice (the game is saved as it is played, and stays),
+// never a traceback; the tests read `pygames.errors`.
+const pygames = (window.pygames ??= {});
+pygames.errors = [];
+pygames.trouble = (detail) => {
+  pygames.errors.push(String(detail));
+  const notice = document.getElementById("page-trouble");
+  if (notice) notice.hidden = false;
+};
+document.getElementById("page-trouble-ok")?.addEventListener("click", () => {
+  document.getElementById("page-trouble").hidden = true;
+});
+document.getElementById("page-trouble-reload")?.addEventListener("click", () => location.reload());
+const pythonError = (text) => String(text || "").includes("PythonError");
+addEventListener("error", (event) => {
+  if (document.body.dataset.ready && pythonError(event.message)) {
+    event.preventDefault();
+    pygames.trouble(event.error?.message ?? event.message);
+  }
+});
+addEventListener("unhandledrejection", (event) => {
+  if (document.body.dataset.ready && pythonError(event.reason?.name ?? event.reason)) {
+    event.preventDefault();
+    pygames.trouble(event.reason?.message ?? event.reason);
+  }
+});
+
 const BROKEN = "Le jeu n'a pas pu démarrer. Rechargez la page ; si le problème continue, videz le cache du site.";
 addEventListener("error", (event) => {
   if (String(event.message || "").includes("PythonError") || event.target?.tagName === "SCRIPT") {
     fail(BROKEN);
   }
 }, true);
+// The page's Python script (import shell; shell.main(...)) raising before the game is ready
+// (a damaged game file): PyScript hands the error to its stderr and goes on, so the page says
+// so at once. (Python's own prints reach that stderr as text, never as an Error.)
+const core = document.querySelector('script[type="module"][src$="/core.js"]');
+if (core) {
+  import(core.src).then(({ hooks }) => hooks.main.onReady.add((wrap) => {
+    const { stderr } = wrap.io;
+    wrap.io.stderr = (error, ...rest) => {
+      if (error instanceof Error && !document.body.dataset.ready) fail(BROKEN);
+      return stderr(error, ...rest);
+    };
+  }));
+}
 // A start-up step that failed without anyone to catch it (Python's runtime missing or
 // damaged, PyScript's config...): say so after a short grace (a late success wins), not
 // after the 90 s below.

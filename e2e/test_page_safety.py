@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from harness.pages import ACTION_CONTROLS, GAME_PAGES, GamePage, aside_keys, empty_filler, fill_storage
+from harness.pages import ACTION_CONTROLS, GAME_PAGES, GamePage, aside_keys, empty_filler, fill_storage, read_global
 
 from pygames import FAMILIES, load_match
 
@@ -146,8 +146,18 @@ def test_one_tab_plays_the_computer_and_the_other_takes_over_when_it_closes(
 
 # --- full storage -------------------------------------------------------------------------
 
+#: Records the blob URLs the page gives back (URL.revokeObjectURL).
+REVOKE_WATCH = """
+window.__revoked = [];
+const revoke = URL.revokeObjectURL.bind(URL);
+URL.revokeObjectURL = (url) => { window.__revoked.push(String(url)); revoke(url); };
+"""
+
 @pytest.mark.parametrize("family", GAME_PAGES)
 def test_storage_at_its_quota_says_so_and_offers_a_way_out(page, site_url, family, request_log, tmp_path):
+    page.add_init_script(REVOKE_WATCH)
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
     game = GamePage(page, site_url, family).open(fresh=True, seed="quota")
     fill_storage(page)
     game.start()
@@ -162,6 +172,11 @@ def test_storage_at_its_quota_says_so_and_offers_a_way_out(page, site_url, famil
     record = json.loads(open(path, encoding="utf-8").read())
     match = load_match(record)
     assert match.game.family == family and record["actions"]
+    # Its blob URL is given back a second later, and nothing went wrong meanwhile (issue 25,
+    # item 6: the timer was a bare Python lambda, an error every time).
+    page.wait_for_function("window.__revoked.length === 1", timeout=5000)
+    assert page.evaluate("window.__revoked[0].startsWith('blob:')")
+    assert read_global(page, "errors") == [] and not errors, errors
     # Freeing the site's own space does not touch other sites' data; clearing the filler
     # (another page of the site) lets the next save through.
     empty_filler(page)

@@ -6,7 +6,7 @@ drive headless Chromium through pytest-playwright (sync API).
 * Chromium: /usr/bin/chromium when present (Debian), else Playwright's own
   browser (``python -m playwright install chromium``), always headless with
   ``--no-sandbox --disable-gpu --disable-background-networking
-  --disable-component-update --no-first-run``;
+  --disable-component-update --no-first-run --disable-dev-shm-usage``;
 * ``site_url``: ``http://127.0.0.1:<port>/pygames/`` (see harness/site.py for
   the environment variables);
 * ``request_log``: records every request of the test's browser context; it

@@ -46,6 +46,9 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--no-first-run",
+    # Shared memory in /tmp rather than /dev/shm, which a container may cap at 64 MB: a page
+    # running Pyodide (and its expert's worker) then crashes ("Target crashed").
+    "--disable-dev-shm-usage",
 ]
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 # Schemes that never reach the network.

@@ -14,7 +14,9 @@
 // * The first registration waits until the page has started (the game is ready, or the
 //   page's load event), so that the ~20 MB download of the precache does not slow the first
 //   game; workbox-window itself is loaded then, not before.
-// * <html data-build="..."> tells which build is running (build-info.json's "build").
+// * <html data-build="..."> tells which build is running (build-info.json's "build"), and
+//   <html data-sw> says the registration is done ("registered", or "off" with ?nosw): what
+//   this script fetches in the background is then fetched.
 
 const SW_URL = new URL("../sw.js", import.meta.url);
 const SCOPE = new URL("../", import.meta.url);
@@ -93,6 +95,7 @@ async function register() {
   };
   wb.addEventListener("waiting", offer);
   const reg = await wb.register({ immediate: true });
+  document.documentElement.dataset.sw = "registered";
   // Workbox hears of the workers found from its registration on; one the browser was already
   // installing (its own update check when this page was opened) is watched here.
   const installing = reg.installing;
@@ -113,6 +116,7 @@ async function unregister() {
   const regs = await sw.getRegistrations();
   const ours = regs.filter((r) => r.scope === SCOPE.href);
   await Promise.all(ours.map((r) => r.unregister()));
+  document.documentElement.dataset.sw = "off";
   // Served by the worker just removed: reload once, from the server (the flag stops a loop).
   if (!sw.controller) {
     sessionStorage.removeItem("pygames:nosw-reloaded");

@@ -53,13 +53,34 @@ BLOG_HTML = """<!doctype html>
 EMPTY_HTML = b"<!doctype html><html><head><meta charset='utf-8'><title>vide</title></head><body></body></html>"
 
 
+# Host pages that already use the loader's global name (issue 25, item 7): the markup before
+# the game's div, and what the host's own value must still be afterwards (None: the name is
+# the loader's).
+CLASHES = {
+    "element": ('<p id="pygamesEmbed">Un paragraphe du blog.</p>', None),
+    "script": ("<script>window.pygamesEmbed = {mine: true};</script>", "({mine: true})"),
+    "fixed": ('<script>Object.defineProperty(window, "pygamesEmbed", {value: "hôte"});</script>',
+              '"hôte"'),
+    "twice": ('<script src="SITE/embed.js"></script>', None),
+}
+CLASH_HTML = """<!doctype html>
+<html lang="fr"><head><meta charset="utf-8"><title>Blog</title></head><body>
+MARKUP
+<div id="game" data-pygames="yams" data-seed="clash" data-pace="0"></div>
+<script src="SITE/embed.js" defer></script>
+</body></html>
+"""
+
+
 @pytest.fixture(scope="module")
 def blog_server(site_url):
     """The blog's server: another port of 127.0.0.1 (another origin, the same site)."""
     page = BLOG_HTML.replace("SITE/", site_url).encode()
+    clashes = {f"clash-{name}.html": CLASH_HTML.replace("MARKUP", markup).replace("SITE/", site_url).encode()
+               for name, (markup, _) in CLASHES.items()}
     with tempfile.TemporaryDirectory() as root:
         server, url = serve.start_server(
-            root, prefix="/", extra_files={BLOG_PAGE: page, EMPTY_PAGE: EMPTY_HTML})
+            root, prefix="/", extra_files={BLOG_PAGE: page, EMPTY_PAGE: EMPTY_HTML, **clashes})
         yield url
         site.stop_site(server)
 
@@ -279,6 +300,37 @@ def test_embed_dialog_gives_working_snippets(page, site_url, other_site_url, req
     roll_and_score(frame)
     frame.wait_for_function("document.getElementById('turn-info').textContent.startsWith('Tour 2/13')")
     request_log.assert_all_local()
+
+
+@pytest.mark.parametrize("clash", CLASHES)
+def test_loader_works_on_a_page_that_already_uses_its_name(page, blog_url, site_url, clash):
+    """A host page whose element, script or second copy of the loader already holds the name
+    window.pygamesEmbed: the game's frame appears all the same, the loader throws nothing,
+    the host's own value is left as it was, and scan() (by the name, or by the registered
+    symbol where the host holds the name) picks up a div added later."""
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(f"{blog_url}clash-{clash}.html")
+    src = page.wait_for_selector("#game iframe", state="attached").get_attribute("src")
+    assert src.startswith(f"{site_url}embed-yams.html?") and "seed=clash" in src, src
+    host_value = CLASHES[clash][1]
+    if host_value is None:
+        assert page.evaluate("typeof window.pygamesEmbed.scan") == "function"
+    else:
+        assert page.evaluate(f"JSON.stringify(window.pygamesEmbed) === JSON.stringify({host_value})")
+    page.evaluate("""() => {
+      const div = document.createElement("div");
+      div.id = "later";
+      div.dataset.pygames = "421";
+      document.body.append(div);
+      window[Symbol.for("pygames.embed")].scan();
+    }""")
+    assert page.locator("iframe").count() == 2
+    assert page.get_attribute("#later iframe", "src").startswith(f"{site_url}embed-421.html?")
+    assert page.locator("#game iframe").count() == 1  # a second copy of the loader adds none
+    if clash == "element":
+        assert page.inner_text("#pygamesEmbed") == "Un paragraphe du blog."
+    assert not errors, errors
 
 
 @pytest.mark.parametrize("query, message", [

@@ -14,6 +14,12 @@
  * that only takes heights from its own frames. The frame is another origin: the game
  * cannot reach the host page, nor the host page's CSS the game.
  *
+ * The host page may already use the name pygamesEmbed (an element id="pygamesEmbed", which
+ * the browser shows as window.pygamesEmbed, or a script's own value): the loader works all
+ * the same. It knows a copy of itself by a registered symbol, not by that name; it takes the
+ * name over an element's, and leaves a script's value alone (its API is then
+ * window[Symbol.for("pygames.embed")]).
+ *
  * Why it differs from the site's other scripts: it runs on other people's pages, from a
  * snippet they have already pasted. So it stays a classic script (the snippet's
  * <script src defer>; document.currentScript, which gives the site's URL, exists only in
@@ -22,8 +28,9 @@
  */
 (() => {
   "use strict";
-  if (window.pygamesEmbed) {  // included twice: the first copy does the work
-    window.pygamesEmbed.scan();
+  const KEY = Symbol.for("pygames.embed");
+  if (window[KEY]) {  // included twice: the first copy does the work
+    window[KEY].scan();
     return;
   }
   const script = document.currentScript;  // only defined while this script first runs
@@ -104,7 +111,20 @@
     if (height > 0 && height < 100000) important(frame, "height", `${height}px`);
   });
 
-  window.pygamesEmbed = { scan };
+  const api = Object.freeze({ scan });
+  Object.defineProperty(window, KEY, { value: api });
+  // The public name, unless the host's own script holds it (an element's is only a default).
+  const held = Object.getOwnPropertyDescriptor(window, "pygamesEmbed");
+  if (!held || held.configurable) {
+    const current = held ? held.value : window.pygamesEmbed;
+    if (current === undefined || current instanceof Element || current instanceof HTMLCollection) {
+      try {
+        window.pygamesEmbed = api;
+      } catch {
+        // not writable after all: the symbol still works
+      }
+    }
+  }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", scan);
   } else {

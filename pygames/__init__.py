@@ -33,6 +33,7 @@ from .core import (
     GameError,
     IllegalAction,
     Match,
+    NewerRecord,
     Option,
     Outcome,
     Player,
@@ -145,7 +146,7 @@ def load_match(record, sampler: DiceSampler | None = None) -> Match:
 
 
 __all__ = [
-    "CHANCE", "FAMILIES", "RECORD_FORMAT", "TERMINAL", "Action", "Advice", "BadRecord",
+    "CHANCE", "FAMILIES", "RECORD_FORMAT", "TERMINAL", "Action", "Advice", "BadRecord", "NewerRecord",
     "Choice", "DiceSampler", "Family", "GAMES", "Game", "GameError", "IllegalAction", "Match",
     "Option", "Outcome", "Player", "Position", "State", "Throw", "bot_for", "family_of",
     "find_game", "load_match",

@@ -60,6 +60,11 @@ class BadRecord(GameError):
     """A saved game that cannot be read or does not replay."""
 
 
+class NewerRecord(BadRecord):
+    """A record written by a newer version (``pygames/2`` and on): nothing is wrong with it,
+    this version cannot read it; keep it as it is and ask for an update."""
+
+
 # --- actions -------------------------------------------------------------------------
 
 
@@ -712,6 +717,10 @@ class Match:
         self.undo_allowed = undo
         # The states before each decision taken since the last throw (see `undo`).
         self._undoable: list[State] = []
+        # Fields of the record this version does not know (a newer version wrote them):
+        # written back as they were, the record's own and each player's.
+        self.unknown: dict[str, Any] = {}
+        self.unknown_players: list[dict[str, Any]] = [{} for _ in self.players]
 
     @property
     def names(self) -> list[str]:
@@ -779,10 +788,11 @@ class Match:
 
     def to_record(self) -> dict:
         record = {
+            **self.unknown,
             "format": RECORD_FORMAT,
             "game": self.game.id,
             "options": dict(self.options),
-            "players": [p.to_json() for p in self.players],
+            "players": [{**extra, **p.to_json()} for p, extra in zip(self.players, self.unknown_players)],
             "actions": [a.notation() for a in self.history],
         }
         if self.start is not None:
@@ -806,8 +816,11 @@ class Match:
                 raise BadRecord("record.unreadable_json") from None
         if not isinstance(record, dict):
             raise BadRecord("record.not_object")
-        if record.get("format") != RECORD_FORMAT:
-            raise BadRecord("record.format_unknown", format=quote(repr(record.get("format"))))
+        written = record.get("format")
+        if written != RECORD_FORMAT:
+            if record_version(written) > record_version(RECORD_FORMAT):
+                raise NewerRecord("record.format_newer", format=quote(written))
+            raise BadRecord("record.format_unknown", format=quote(repr(written)))
         game_id = record.get("game")
         game = registry.get(game_id) if isinstance(game_id, str) else None
         if game is None:
@@ -839,7 +852,22 @@ class Match:
             except GameError as err:
                 raise BadRecord("record.bad_action", n=i + 1, text=quote(written),
                                 error=err.message) from None
+        match.unknown = {k: v for k, v in record.items() if k not in RECORD_FIELDS}
+        match.unknown_players = [{k: v for k, v in p.items() if k not in PLAYER_FIELDS} for p in players_json]
         return match
+
+
+#: The fields of a record (and of a record's player) this version reads and writes.
+RECORD_FIELDS = frozenset({"format", "game", "options", "players", "actions", "start", "undo"})
+PLAYER_FIELDS = frozenset({"name", "seat"})
+
+
+def record_version(written: Any) -> int:
+    """N of a format ``pygames/N`` (0 for anything else): which version wrote a record."""
+    number = written[8:] if isinstance(written, str) and written.startswith("pygames/") else ""
+    if number.isascii() and number.isdigit():
+        return int(number[:6])
+    return 0
 
 
 def play_out(match: Match, choose) -> Match:

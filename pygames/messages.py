@@ -318,6 +318,8 @@ register({
     "record.unreadable_json": "Partie enregistrée illisible : JSON invalide ou tronqué.",
     "record.not_object": "Partie enregistrée illisible : un objet JSON est attendu.",
     "record.format_unknown": "Format de partie inconnu : {format}.",
+    "record.format_newer": ("Partie enregistrée par une version plus récente de pygames ({format}) : "
+                            "celle-ci ne sait pas la lire."),
     "record.game_unknown": "Jeu inconnu : {game}.",
     "record.players_unreadable": "Liste des joueurs illisible.",
     "record.options_unreadable": "Options illisibles.",

@@ -137,7 +137,8 @@ def test_replay_prints_the_final_scores(tmp_path, simulated):
     "content, message",
     [
         ('{"format": "pygames/1", "game": "yams", "play', "Impossible de lire"),
-        ('{"format": "pygames/9"}', "Format de partie inconnu"),
+        ('{"format": "pygames/9"}', "version plus récente de pygames (pygames/9)"),
+        ('{"format": "pygames/one"}', "Format de partie inconnu"),
         ('{"format": "pygames/1", "game": "go", "players": [], "actions": []}', "Jeu inconnu"),
         ('{"format": "pygames/1", "game": "yams", "players": [{"name": "A"}],'
          ' "actions": ["roll", "dice 1 2 3 4 5", "score nope"]}', "Coup n° 3"),

@@ -14,6 +14,7 @@ from pygames import (
     DiceSampler,
     GameError,
     Match,
+    NewerRecord,
     Player,
     find_game,
     load_match,
@@ -136,7 +137,9 @@ CORRUPT = [
     (None, "un objet JSON est attendu"),
     (record(format=...), "Format de partie inconnu"),
     (record(format="pygames/0"), "Format de partie inconnu : 'pygames/0'"),
-    (record(format="pygames/2"), "Format de partie inconnu"),
+    (record(format="pygames/2"), "version plus récente de pygames (pygames/2)"),
+    (record(format="pygames/²"), "Format de partie inconnu"),
+    (record(format="pygames/-1"), "Format de partie inconnu"),
     (record(game="chess"), "Jeu inconnu : 'chess'"),
     (record(game=...), "Jeu inconnu"),
     (record(game=["yams"]), "Jeu inconnu"),
@@ -170,6 +173,43 @@ def test_corrupt_records_raise_bad_record(bad, words):
         load_match(bad)
     assert words in str(err.value)
     assert isinstance(err.value, GameError)
+
+
+@pytest.mark.parametrize("written", ["pygames/2", "pygames/10", "pygames/999999999999"])
+def test_a_newer_format_is_its_own_error(written):
+    """A record of a newer version is not corrupt: the pages keep it in place and ask for an
+    update (NewerRecord), where they set a corrupt one aside."""
+    with pytest.raises(NewerRecord):
+        load_match(record(format=written))
+    with pytest.raises(BadRecord) as err:
+        load_match(record(format="pygames/0"))
+    assert not isinstance(err.value, NewerRecord)
+
+
+def test_fields_this_version_does_not_know_are_written_back():
+    """A newer version's fields (the record's and a player's) come back as they were, beside
+    what this version writes; the fields it knows are its own."""
+    future = record(players=[{"name": "Alice", "seat": "human", "colour": "#c00"},
+                             {"name": "Bob", "seat": "simple", "avatar": {"dé": 6}}],
+                    undo=False, note="partie du dimanche", clock={"seconds": [12, 40]},
+                    options={"four_kind_is_two_pairs": False, "single_prime": False})
+    match = load_match(roundtrip(future))
+    again = roundtrip(match.to_record())
+    assert again == future
+    match.apply("roll")  # played on: the record moves on, the unknown fields stay
+    moved = roundtrip(match.to_record())
+    assert moved["note"] == "partie du dimanche" and moved["clock"] == {"seconds": [12, 40]}
+    assert moved["players"][1]["avatar"] == {"dé": 6} and moved["undo"] is False
+    assert len(moved["actions"]) == 4
+    assert load_match(moved).to_record() == moved
+
+
+def test_unknown_fields_never_override_the_known_ones():
+    match = load_match(record(players=[{"name": "Alice", "seat": "human", "x": 1}]))
+    written = match.to_record()
+    assert list(written["players"][0]) == ["x", "name", "seat"] and written["format"] == RECORD_FORMAT
+    assert Match(find_game("yams"), [Player("A")]).to_record().keys() == {
+        "format", "game", "options", "players", "actions"}
 
 
 def test_actions_after_the_end_are_refused(simulated):

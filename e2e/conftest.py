@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from harness import site
-from harness.pages import BOOT_TIMEOUT_MS, read_global, wait_ready
+from harness.pages import BOOT_TIMEOUT_MS, NO_ZERO_QUESTION, read_global, wait_ready
 
 E2E_DIR = Path(__file__).resolve().parent
 
@@ -134,13 +134,6 @@ def screenshot():
     return site.screenshot
 
 
-#: A new player is asked before a 0 is written while another box would score
-#: (web/app/table_tools.py). The tests play as a player who turned that off, unless they
-#: store their own preferences first (e2e/test_page_undo.py tests the question itself).
-NO_ZERO_QUESTION = """try {
-    if (localStorage.getItem('pygames:prefs') === null)
-        localStorage.setItem('pygames:prefs', '{"confirm_zero":false}');
-} catch (e) {}"""
 
 
 @pytest.fixture(autouse=True)

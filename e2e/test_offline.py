@@ -20,25 +20,12 @@ import build
 import pytest
 import serve
 from harness import site
+from harness.builds import make_build_b, precache_entries, wait_sw
 from harness.pages import BOOT_TIMEOUT_MS, DESKTOP, GAME_PAGES, MOBILE, mark_unready, read_global, reload, wait_ready
 from harness.yams import play_one_turn
 
 BANNER_TEXT = "Nouvelle version disponible — recharger"
 
-# JS: the page's service worker registration and how many entries its caches hold (never
-# waits: `navigator.serviceWorker.ready` would hang forever if the install failed).
-SW_STATE_JS = """
-async () => {
-  const reg = await navigator.serviceWorker.getRegistration();
-  // (The precache only: not the runtime caches, e.g. the inflated memory snapshot's.)
-  const names = (await caches.keys()).filter((n) => n.includes("precache"));
-  let cached = 0;
-  for (const name of names) cached += (await (await caches.open(name)).keys()).length;
-  const w = reg && reg.active;
-  return {scope: reg && reg.scope, script: w && w.scriptURL, state: w && w.state,
-          installing: !!(reg && reg.installing), names, cached};
-}
-"""
 CACHED_URLS_JS = """
 async () => {
   const urls = [];
@@ -52,26 +39,8 @@ async () => {
 # --- helpers --------------------------------------------------------------------------------
 
 
-def precache_entries(sw_js: str) -> dict[str, str | None]:
-    """url -> revision (None: the URL changes with the content), read from the manifest
-    inlined in sw.js."""
-    return {url: rev or None for url, rev in
-            re.findall(r'\{url:"([^"]+)",revision:(?:"([0-9a-f]+)"|null)\}', sw_js)}
-
-
 def site_files(directory: Path) -> set[str]:
     return {p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file()}
-
-
-def wait_sw(page, expected_files: int) -> dict:
-    """Wait until the worker is active and has cached *expected_files* entries."""
-    deadline = time.monotonic() + BOOT_TIMEOUT_MS / 1000
-    while True:
-        info = page.evaluate(SW_STATE_JS)
-        if info["state"] == "activated" and info["cached"] >= expected_files:
-            return info
-        assert time.monotonic() < deadline, f"precache not complete: {info}"
-        page.wait_for_timeout(200)
 
 
 def settled(page) -> None:
@@ -340,20 +309,6 @@ def test_nosw_does_not_register_and_removes_a_worker(new_context, own_site):
 
 
 # --- a new build deployed over an old one -----------------------------------------------------
-
-
-def make_build_b(a: Path, b: Path) -> str:
-    """B = A with one changed file, a new build-info.json and sw.js, as a rebuild would."""
-    shutil.copytree(a, b)
-    with (b / "css/style.css").open("a") as f:
-        f.write("/* build B */\n")
-    (b / "build-info.json").unlink()
-    (b / "sw.js").unlink()
-    files = sorted(p for p in b.rglob("*") if p.is_file())
-    info = json.loads((a / "build-info.json").read_text())
-    build.write_build_info(b, info["base"], files, info["runtime"])
-    build.write_service_worker(b)
-    return json.loads((b / "build-info.json").read_text())["build"]
 
 
 def test_new_build_over_old_one_is_offered_then_runs(new_context, site_copy, tmp_path, screenshot):

@@ -190,6 +190,18 @@ def test_bad_stores_are_refused_in_french(text):
     assert str(err.value) and "Error" not in str(err.value)
 
 
+@pytest.mark.parametrize("written", ["pygames-stats/2", "pygames-stats/17"])
+def test_a_newer_store_is_its_own_error(written):
+    """A newer version's store is kept in place by the page (NewerStats), where a corrupt
+    one is set aside."""
+    with pytest.raises(stats.NewerStats):
+        stats.load(json.dumps({"format": written, "rulesets": {"yams": "?"}}))
+    for other in ("pygames-stats/0", "pygames-stats/x", "pygames-stats/٣", "pygames/2"):
+        with pytest.raises(BadStats) as err:
+            stats.load(json.dumps({"format": other}))
+        assert not isinstance(err.value, stats.NewerStats), other
+
+
 def test_a_true_is_not_a_count():
     store = recorded(game("0c" * 8, [3, 4]))
     bad = json.loads(stats.dumps(store))

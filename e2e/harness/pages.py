@@ -65,6 +65,14 @@ GLOBALS = {
     "bot_times": "window.pygames?.botTimes",   # web/app/shell.py fills it when it exists
     "errors": "window.pygames?.errors",       # js/boot.js: the Python errors nobody caught
 }
+#: A new player is asked before a 0 is written while another box would score
+#: (web/app/table_tools.py). The tests play as a player who turned that off, unless they
+#: store their own preferences first (e2e/test_page_undo.py tests the question itself).
+NO_ZERO_QUESTION = """try {
+    if (localStorage.getItem('pygames:prefs') === null)
+        localStorage.setItem('pygames:prefs', '{"confirm_zero":false}');
+} catch (e) {}"""
+
 #: The one global embed.js adds to a host page.
 EMBED_GLOBAL = "pygamesEmbed"
 

@@ -54,11 +54,19 @@ from table import Table
 from table_tools import TableTools
 from tabs import Drive
 
-from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, Player, load_match
+from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, NewerRecord, Player, load_match
 from pygames.core import bot_for, default_name
 from pygames.messages import Msg, Name, plain, render
 
 DEFAULT_PACE_MS = 650
+
+
+NEWER_SAVED = ("Cette partie a été enregistrée par une version plus récente du site, que cette page "
+               "ne sait pas lire. Elle reste enregistrée telle quelle : rechargez la page pour "
+               "passer à la nouvelle version et la reprendre.")
+NEWER_ELSEWHERE = ("La partie a continué dans un autre onglet, avec une version plus récente du site. "
+                   "Cette page s'arrête pour ne rien effacer : rechargez-la pour reprendre la partie "
+                   "là où elle en est.")
 
 
 class Shell:
@@ -85,6 +93,8 @@ class Shell:
         self.setup_notice = None  # a notice from reading the setup preferences
         self.follow_pending = False  # a catch-up with another tab is scheduled
         self.last_saved = None  # the text this tab last saved (see _on_storage)
+        self.halted = False  # a newer version holds the saved game: this tab writes nothing
+        self.newer_saved = None  # that game's text, which the player may set aside
         self.replay = None  # a shared replay being shown (replay_view.py): read-only, never saved
         self.table = Table(self)  # what the view sees of the page (table.py)
         self.view = import_module(self.family.view).View(self.table)
@@ -108,12 +118,16 @@ class Shell:
         if replay_view.start(self):  # a replay link (#replay=…): shown read-only, nothing saved
             return
         on(window, "storage", self._on_storage)
+        on(by_id("error-aside"), "click", self._set_newer_aside)
         saved = storage.get(self.store_key)
         fresh = "fresh" in query_params()
         self.flow.drop_fresh()  # used once: a reload resumes the game begun since
         if saved is not None and not fresh:
             try:
                 self._resume(check_saved_match(read_json(saved)))
+                return
+            except NewerRecord:  # not corrupt: kept in place, for the newer version
+                self._halt(NEWER_SAVED, aside=saved)
                 return
             except Exception as err:  # no stored value may stop the page from starting
                 self.set_aside(self.store_key, saved)
@@ -124,6 +138,31 @@ class Shell:
                 )
                 return
         self.show_setup()
+
+    def _halt(self, text, aside=None):
+        """A newer version of the site wrote the saved game: this page cannot read it and
+        must not write over it. It stops (its computer players too) and offers to reload;
+        `aside`: the stored text, which the player may also set aside to play another game."""
+        self.halted = True
+        self.generation += 1
+        by_id("error-text").textContent = text
+        show(by_id("error-reload"), True)
+        self.newer_saved = aside
+        show(by_id("error-aside"), aside is not None)
+        self.show_screen("error")
+
+    def _set_newer_aside(self, event):
+        raw = self.newer_saved
+        if raw is None:
+            return
+        self.newer_saved = None
+        if storage.get(self.store_key) == raw:
+            self.set_aside(self.store_key, raw)
+        self.halted = False
+        self.last_saved = None
+        self.match = None
+        show(by_id("error-aside"), False)
+        self.show_setup("La partie de la version plus récente a été mise de côté.")
 
     def set_aside(self, key, raw):
         """Move a stored value the page cannot use out of the way, keeping it (bounded)
@@ -140,6 +179,7 @@ class Shell:
             raise BadRecord("Cette sauvegarde est celle d'un autre jeu.")
         self._adopt(match)
         self.last_saved = storage.get(self.store_key)
+        self.halted = False  # (a tab stopped by a newer version's game follows a readable one again)
         self.view.restore_ui(blob)
         self._resumed()
 
@@ -391,7 +431,7 @@ class Shell:
     def _begin(self, match, focus=True):
         self.drive.take()
         self._adopt(match)
-        self.save()
+        self.save(replace=True)
         self.show_table()
         self.announce(f"Nouvelle partie : {match.game.title}.")
         self.schedule_bots()
@@ -637,9 +677,17 @@ class Shell:
         for node in nodes:
             panel.appendChild(node)
 
-    def save(self):
-        if self.replay is not None:
+    def save(self, replace=False):
+        """Write the game, unless another tab changed it since this one last saved or read
+        it: then this tab follows that game (or stops, if a newer version wrote it) and
+        writes nothing, so that no move made elsewhere is lost. `replace`: a new game, or
+        one loaded from a file, by the player's own choice."""
+        if self.replay is not None or self.halted:
             return  # a replay is never saved: the visitor's own game stays as it was
+        current = storage.get(self.store_key)
+        if not replace and current is not None and current != self.last_saved:
+            self._follow(current)
+            return
         blob = {"record": self.match.to_record(), **self.view.ui_state()}
         if self.match.state.is_terminal():
             blob["finished"] = True
@@ -725,7 +773,7 @@ class Shell:
             return
         self.drive.take()
         self._adopt(match)
-        self.save()
+        self.save(replace=True)
         self._resumed()
 
     def _on_storage(self, event):
@@ -762,8 +810,14 @@ class Shell:
             return
         try:
             self._resume(check_saved_match(read_json(text)))
-        except Exception:
-            return  # the other tab's value is unreadable: keep ours, it saves over it
+        except NewerRecord:
+            self._halt(NEWER_ELSEWHERE)
+            return
+        except Exception:  # the other tab's value is unreadable: kept aside, ours goes on
+            self.set_aside(self.store_key, text)
+            self.last_saved = None
+            self.save()
+            return
         self.hint("La partie a avancé dans un autre onglet : la voici telle qu'elle y est.")
 
     def stale(self):

@@ -54,6 +54,11 @@ class BadStats(BadStored):
     """A statistics store (stored or imported) that cannot be used; the message is French."""
 
 
+class NewerStats(BadStats):
+    """A store a newer version wrote (pygames-stats/2 and on): not corrupt, only unreadable
+    here; the page keeps it as it is and writes nothing over it."""
+
+
 def empty() -> dict:
     return {"format": FORMAT, "rulesets": {}, "history": [], "seen": []}
 
@@ -92,7 +97,12 @@ def check(value) -> dict:
     """`value` if it is a well-formed store within its bounds (a clean copy), or BadStats."""
     if not isinstance(value, dict):
         raise BadStats("un objet est attendu")
-    if value.get("format") != FORMAT:
+    written = value.get("format")
+    if written != FORMAT:
+        number = written[len("pygames-stats/"):] if isinstance(written, str) and written.startswith(
+            "pygames-stats/") else ""
+        if number.isascii() and number.isdigit() and int(number[:6]) > 1:
+            raise NewerStats("statistiques d'une version plus récente du site")
         raise BadStats("ce ne sont pas des statistiques de pygames")
     rulesets = _mapping(value.get("rulesets"), MAX_RULESETS, "règles")
     clean = empty()

@@ -38,6 +38,7 @@ class StatsView:
     def __init__(self, shell):
         self.shell = shell
         self.dialog = None
+        self.newer = False  # the stored statistics are a newer version's: never written
 
     # --- start-up ---------------------------------------------------------------------
 
@@ -66,10 +67,18 @@ class StatsView:
             pass  # never in the way of a game
 
     def read(self):
-        """The store; a corrupt one is set aside, reported, and an empty one is used."""
+        """The store; a corrupt one is set aside, reported, and an empty one is used. One
+        of a newer version is kept as it is (`write` then refuses) and the page asks to
+        update."""
         raw = storage.get(stats.STATS_KEY)
         try:
             return stats.load(raw)
+        except stats.NewerStats:
+            self.newer = True
+            self._trouble("Les statistiques ont été enregistrées par une version plus récente du site : "
+                          "elles sont gardées telles quelles. Rechargez la page pour passer à cette "
+                          "version et les retrouver.")
+            return stats.empty()
         except BadStored as err:
             why = str(err)
         except Exception:
@@ -80,6 +89,8 @@ class StatsView:
         return stats.empty()
 
     def write(self, store):
+        if self.newer:
+            return False  # never over a newer version's store
         return storage.set(stats.STATS_KEY, stats.dumps(store))
 
     def _trouble(self, text):
@@ -124,6 +135,9 @@ class StatsView:
             self._end_note(None)
             if self.dialog.open:
                 self.render()
+        elif self.newer:
+            self._end_note("Cette partie n'est pas comptée : les statistiques sont celles d'une version "
+                           "plus récente du site. Rechargez la page pour y passer.")
         else:
             self._end_note("Cette partie n'a pas pu être ajoutée aux statistiques : la mémoire "
                            "de ce site dans le navigateur est pleine.")

@@ -34,7 +34,7 @@
 //   are loaded, asks for the interpreter, and overlaps them.
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
 //   Python" (js/boot.js shows them), and window.pygames.boot = {mode, snapshotFrom, skipped,
-//   archive (the game files' name), stages (ms)}.
+//   archive (the game files' name), stages (ms), checkMs (the kept copy's SHA-256), notice}.
 import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, check, expand } from "./snapshot-inflate.mjs";
 import { PROGRESS_EVENT, WASM_FAILURE_LOG, restoreOptions, writeFiles } from "./runtime-internals.mjs";
@@ -175,7 +175,10 @@ async function cachedSnapshot() {
     const buffer = (early?.response ? early.buffer : kept.arrayBuffer());
     bytes = buffer.then(async (b) => {
       const sparse = new Uint8Array(b);
-      const checked = check(sparse, digest, "snapshot (kept inflated)");
+      const since = performance.now();
+      const checked = check(sparse, digest, "snapshot (kept inflated)").then(() => {
+        boot.checkMs = performance.now() - since;  // (e2e/bench/bench_startup.py prints it)
+      });
       const image = expand(sparse);
       await checked;
       boot.snapshotFrom = "inflated";

@@ -179,6 +179,7 @@ async function cachedSnapshot() {
       const checked = check(sparse, digest, "snapshot (kept inflated)").then(() => {
         boot.checkMs = performance.now() - since;  // (e2e/bench/bench_startup.py prints it)
       });
+      checked.catch(() => {});  // (awaited below, unless expand throws first)
       const image = expand(sparse);
       await checked;
       boot.snapshotFrom = "inflated";

@@ -19,7 +19,7 @@ import zipfile
 
 import pytest
 from harness import site
-from harness.pages import GAME_PAGES, GamePage, js_global, read_global, wait_ready
+from harness.pages import BOOT_TIMEOUT_MS, GAME_PAGES, GamePage, js_global, mark_unready, read_global, wait_ready
 
 from pygames import GAME_MODULES
 
@@ -131,13 +131,46 @@ CACHE_SNAPSHOT = f"""async (name) => {{
   await cache.add(url);
   return url;
 }}"""
-# The inflated form kept by js/snapshot-inflate.mjs, replaced by garbage.
-DAMAGE_INFLATED = """async (url) => {
+# The inflated form kept by js/snapshot-inflate.mjs, damaged in place: replaced by garbage, or
+# 200 of its bytes flipped (spread over it: one at least in pages that the start uses), its
+# length kept.  Returns the URLs of the entries before.
+DAMAGE_INFLATED = """async ([url, how]) => {
   const cache = await caches.open("pygames-snapshot-inflated");
   const keys = await cache.keys();
-  await cache.put(url, new Response(new Uint8Array(1000)));
+  let bytes = new Uint8Array(1000);
+  if (how !== "garbage") {
+    bytes = new Uint8Array(await (await cache.match(url)).arrayBuffer());
+    const step = Math.floor(bytes.length / 200);
+    for (let k = 1; k <= 200; k++) bytes[k * step - 1] ^= 0xff;
+  }
+  await cache.put(url, new Response(bytes));
   return keys.map((r) => r.url);
 }"""
+KEPT = """(url) => caches.open("pygames-snapshot-inflated").then((c) => c.match(url))
+  .then((r) => r ? r.arrayBuffer().then((b) => (crypto.subtle.realDigest ?? crypto.subtle.digest)
+    .call(crypto.subtle, "SHA-256", b))
+    .then((d) => Array.from(new Uint8Array(d), (x) => x.toString(16).padStart(2, "0")).join(""))
+  : null)"""
+# For the page, every SHA-256 is the snapshot's: its check passes a damaged copy (a page
+# restored from it then fails, and reloads to an ordinary boot).  (The test's own: realDigest.)
+LYING_DIGEST = """(() => {
+  const hex = %s;
+  const bytes = new Uint8Array(hex.match(/../g).map((h) => parseInt(h, 16)));
+  crypto.subtle.realDigest = crypto.subtle.digest;
+  crypto.subtle.digest = async () => bytes.slice().buffer;
+})();"""
+# Every call of the page to Cache Storage, counted in window.__cacheCalls.
+COUNT_CACHE_CALLS = """(() => {
+  window.__cacheCalls = [];
+  for (const name of ["open", "match", "has", "keys", "delete"]) {
+    const real = CacheStorage.prototype[name];
+    CacheStorage.prototype[name] = function (...args) {
+      window.__cacheCalls.push(name);
+      return real.apply(this, args);
+    };
+  }
+})();"""
+NOTICE = "Le jeu a démarré sans sa copie rapide, qui était abîmée."
 
 DRAWS = """() => window.__e2ePy.runPython(
   "import random, secrets; [random.random(), secrets.token_hex(8)]").toJs()"""
@@ -156,7 +189,7 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
     boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
     assert boot["mode"] == "plain", boot
     assert not request_log.matching(r"snapshot-.*\.gz"), "a first visit fetched the snapshot"
-    url = page.evaluate(CACHE_SNAPSHOT, names["snapshot"])
+    page.evaluate(CACHE_SNAPSHOT, names["snapshot"])
     page.close()
 
     draws = []
@@ -179,13 +212,73 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
     assert r1 != r2, "random was not reseeded after the snapshot restore"
     assert s1 != s2
 
-    # A damaged inflated form is dropped and made again from the .gz.
+
+def _kept_snapshot(context, site_url, dist_dir) -> str:
+    """A returning visitor's context: the snapshot's .gz cached, and its inflated form kept."""
     page = context.new_page()
-    page.goto(hooked_site + site.BLANK_PAGE)  # any page of the origin
-    assert page.evaluate(DAMAGE_INFLATED, url) == [url]
-    boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
-    assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "gzip", boot
+    _ready(page, site_url + PAGE + "?fresh=1")
+    url = page.evaluate(CACHE_SNAPSHOT, site.runtime_names(dist_dir)["snapshot"])
+    for expected in ("gzip", "inflated"):
+        boot = _ready(page, site_url + PAGE + "?fresh=1")
+        assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == expected, boot
     page.close()
+    return url
+
+
+@pytest.mark.parametrize("how", ["garbage", "flipped", "flipped-unchecked"])
+def test_a_damaged_kept_snapshot_is_dropped_and_said(browser, hooked_site, dist_dir, how):
+    """The kept inflated form damaged in place (same length for "flipped": the page used to
+    restore it and never start, every visit): the page starts anyway, the ordinary way, says
+    so, and the damaged copy is gone; the next visit is fast again (from the .gz, checked),
+    without the notice, and keeps a good copy.  "flipped-unchecked": the page's check is
+    fooled, the restored page fails as it starts, and reloads once to an ordinary boot."""
+    digest = site.runtime_names(dist_dir)["snapshot_inflated_sha256"]
+    lie = LYING_DIGEST % json.dumps(digest) if how == "flipped-unchecked" else None
+    with site.local_context(browser, init_script=lie) as context:
+        url = _kept_snapshot(context, hooked_site, dist_dir)
+        page = context.new_page()
+        page.goto(hooked_site + site.BLANK_PAGE)  # any page of the origin
+        assert page.evaluate(DAMAGE_INFLATED, [url, how.split("-")[0]]) == [url]
+        assert page.evaluate(KEPT, url) not in (None, digest)
+        boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=damaged")
+        assert boot["mode"] == "plain" and boot.get("notice") == NOTICE, boot
+        notice = page.locator("#boot-notice")
+        assert notice.is_visible() and notice.text_content() == NOTICE
+        assert page.evaluate(KEPT, url) is None, "the damaged copy was kept"
+        if how == "flipped-unchecked":
+            assert "the restore before failed" in boot["skipped"], boot
+        else:
+            assert "Damaged" in boot["skipped"] or how == "garbage", boot
+        page.click("#start")
+        page.click("#roll")
+        page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
+        # Fast again, and no notice; the good copy is kept again.
+        mark_unready(page)
+        boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=damaged")
+        assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "gzip", boot
+        assert "notice" not in boot and page.locator("#boot-notice").is_hidden()
+        for _ in range(100):  # (the worker keeps it once it handed the image over)
+            if page.evaluate(KEPT, url) == digest:
+                break
+            page.wait_for_timeout(100)
+        assert page.evaluate(KEPT, url) == digest
+
+
+def test_nosw_reads_no_cache(browser, hooked_site, dist_dir):
+    """With ?nosw the page boots the ordinary way and never calls Cache Storage, though
+    the snapshot is kept (and a worker serves the site: it is removed)."""
+    with site.local_context(browser, init_script=COUNT_CACHE_CALLS) as context:
+        _kept_snapshot(context, hooked_site, dist_dir)
+        page = context.new_page()
+        boot = _ready(page, hooked_site + PAGE + "?fresh=1")
+        assert boot["mode"] == "snapshot" and page.evaluate("window.__cacheCalls.length") > 0
+        page.goto(hooked_site + PAGE + "?fresh=1&nosw")
+        # (Served by the worker: unregistered, and the page reloads once from the server.)
+        page.wait_for_function("!navigator.serviceWorker.controller && !!document.body?.dataset.ready",
+                               timeout=BOOT_TIMEOUT_MS)
+        boot = read_global(page, "boot")
+        assert boot["mode"] == "plain" and "snapshotFrom" not in boot, boot
+        assert page.evaluate("window.__cacheCalls") == []
 
 
 def _hooked(dist_dir, family: str = "yams") -> bytes:

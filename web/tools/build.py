@@ -340,10 +340,12 @@ def write_build_info(out: Path, base: str, files: list[Path], manifest: dict) ->
 
 def script_values(manifest: dict) -> dict:
     """The build's values of the scripts (BUILD_VALUE): the runtime's content-named files for
-    js/pyodide-fast.mjs (stdlib, package, pages, snapshot, and an empty Pyodide lock file:
-    the site loads no package, which spares the page fetching and indexing its 357
+    js/pyodide-fast.mjs (stdlib, package, pages, snapshot, the sha256 of the snapshot's
+    inflated form, which the page checks before Python gets it, and an empty Pyodide lock
+    file: the site loads no package, which spares the page fetching and indexing its 357
     entries), the vendored Pyodide's paths, and embed.js's map of the games."""
-    runtime_names = {k: manifest[k] for k in ("stdlib", "package", "pages", "snapshot")}
+    runtime_names = {k: manifest.get(k) for k in (
+        "stdlib", "package", "pages", "snapshot", "snapshot_inflated_sha256")}
     lock = json.loads((PYODIDE_SRC / "pyodide-lock.json").read_text(encoding="utf-8"))
     runtime_names["lock"] = {"info": lock["info"], "packages": {}}
     return {

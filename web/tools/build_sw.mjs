@@ -19,7 +19,8 @@
 //   every game page has its own (runtime.pages, all precached): no page loads it (it
 //   serves the tests' harness pages).
 // * Cache-first for everything precached; `?seed=...`, `?nosw`, ... are ignored
-//   when matching, so yams.html?seed=7 is served from the cache.
+//   when matching, so yams.html?seed=7 is served from the cache -- but `?live`:
+//   build-info.json?live goes to the server (js/register-sw.js).
 // * No skipWaiting: the new worker waits until the page asks for it
 //   (postMessage {type: "SKIP_WAITING"}, sent by workbox-window's messageSkipWaiting in
 //   js/register-sw.js when the player clicks "recharger"); until then the old version
@@ -57,7 +58,9 @@ const { count, size, warnings } = await generateSW({
   }],
   swDest: path.join(globDirectory, "sw.js"),
   maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
-  ignoreURLParametersMatching: [/.*/],
+  // Every parameter but `live`: build-info.json?live is not in the precache, it goes to the
+  // server (js/register-sw.js compares the deployed build with the one running).
+  ignoreURLParametersMatching: [/^(?!live$)/],
   // Files whose URL changes with their content need no revision, so Workbox fetches them
   // without a cache-busting parameter: what the first visit loaded comes from the HTTP
   // cache instead of being downloaded twice.  (The runtime's content-named files and the

@@ -20,6 +20,12 @@
 //   (js/snapshot-worker.mjs) while Pyodide loads, and keeps the inflated form; the visits
 //   after read that, from the game page's first line (web/tools/build.py's inline script).
 //   Without a service worker: always the ordinary boot.  Any failure falls back to it.
+// * What the caches hold is checked before Python gets it: the inflated form, from the kept
+//   copy or from the .gz, must have the SHA-256 of this build (RUNTIME.snapshot_inflated_sha256;
+//   any page of the origin can write Cache Storage).  A restore that fails, or a page restored
+//   that fails before it is ready, drops the kept copy and boots the ordinary way (the latter
+//   by reloading once, see `recover`), and the page says so (#boot-notice, NOTICE).
+// * `?nosw` (js/register-sw.js): the ordinary boot, and no read of Cache Storage at all.
 // * After a restore, `random` is reseeded from fresh entropy (its state was frozen in the
 //   snapshot); `secrets`/os.urandom read crypto.getRandomValues at each call anyway.
 //   The str hash seed stays the snapshot's (it only matters against hash flooding).
@@ -28,9 +34,9 @@
 //   are loaded, asks for the interpreter, and overlaps them.
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
 //   Python" (js/boot.js shows them), and window.pygames.boot = {mode, snapshotFrom, skipped,
-//   archive (the game files' name), stages (ms)}.
+//   archive (the game files' name), stages (ms), checkMs (the kept copy's SHA-256), notice}.
 import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
-import { INFLATED, expand } from "./snapshot-inflate.mjs";
+import { INFLATED, check, expand } from "./snapshot-inflate.mjs";
 import { PROGRESS_EVENT, WASM_FAILURE_LOG, restoreOptions, writeFiles } from "./runtime-internals.mjs";
 import { readTarGz } from "./untar.mjs";
 
@@ -40,6 +46,35 @@ const RUNTIME = /* build: runtime */ null;
 
 const BASE = new URL(/* build: pyodide_dir */ "../vendor/pyodide/", import.meta.url);
 const boot = ((window.pygames ??= {}).boot = { mode: "plain", stages: {} });
+
+// `?nosw`: everything from the server, nothing from the caches (the inline script agrees).
+const NO_CACHES = new URLSearchParams(location.search).has("nosw");
+// Left by a page restored from the snapshot that then failed (`recover`): this boot is an
+// ordinary one, and says why.  (Also read by the page's inline script.)
+const PLAIN_ONCE = "pygames:plain-boot";
+const plainOnce = (() => {
+  try {
+    const flag = sessionStorage.getItem(PLAIN_ONCE);
+    sessionStorage.removeItem(PLAIN_ONCE);
+    return flag;
+  } catch {
+    return null;  // (storage refused: an embed's sandbox)
+  }
+})();
+
+const NOTICE = "Le jeu a démarré sans sa copie rapide, qui était abîmée.";
+function tell() {
+  boot.notice = NOTICE;
+  const show = () => {
+    const notice = document.getElementById("boot-notice");
+    if (notice) { notice.textContent = NOTICE; notice.hidden = false; }
+  };
+  if (document.readyState === "loading") addEventListener("DOMContentLoaded", show, { once: true });
+  else show();
+}
+
+// The kept inflated form, dropped (an earlier visit's .gz makes it again, checked).
+const dropKept = () => caches.delete(INFLATED).catch(() => {});
 
 function stage(name, detail) {
   boot.stages[name] = performance.now();
@@ -81,7 +116,7 @@ del _f`);
 
 // Inflated (js/snapshot-inflate.mjs) in a worker; on the main thread where module workers
 // cannot be made.  {bytes: a promise of the memory image}.
-function loadOffThread(url) {
+function loadOffThread(url, digest) {
   const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
   const bytes = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
@@ -95,13 +130,13 @@ function loadOffThread(url) {
     };
     worker.onerror = (event) => reject(new Error(event.message || "snapshot worker failed"));
   });
-  worker.postMessage({ url });
+  worker.postMessage({ url, digest });
   return { bytes };
 }
 
-function loadHere(url) {
+function loadHere(url, digest) {
   const bytes = import("./snapshot-inflate.mjs")
-    .then(({ loadSnapshot }) => loadSnapshot(url))
+    .then(({ loadSnapshot }) => loadSnapshot(url, digest))
     .then((found) => {
       if (!found) throw new Error("snapshot not cached");
       boot.snapshotFrom = found.from + " (main thread)";
@@ -117,31 +152,38 @@ function loadHere(url) {
 //   inline script (spreading its pages into the image takes a few ms).
 // * Else the .gz of the service worker's precache: inflated in a worker (100-250 ms)
 //   while Pyodide loads; the worker then keeps the inflated form for the next visits.
-// Never a network request: a first visit must not wait for 4-5 MB.
+// Never a network request: a first visit must not wait for 4-5 MB.  Either way the bytes are
+// checked (js/snapshot-inflate.mjs `check`, off the main thread, while the kept form is
+// spread into the image) before Pyodide gets them: a damaged copy rejects.
 async function cachedSnapshot() {
-  if (!RUNTIME?.snapshot || typeof DecompressionStream !== "function" || !self.caches) return null;
+  const digest = RUNTIME?.snapshot_inflated_sha256;
+  if (!RUNTIME?.snapshot || !digest || typeof DecompressionStream !== "function" || !self.caches
+      || !self.crypto?.subtle || NO_CACHES || plainOnce) return null;
   const url = new URL(RUNTIME.snapshot, BASE).href;
   // The page's inline script may have started the read already (web/tools/build.py writes it).
   const early = window.pygames.earlySnapshot?.url === url ? window.pygames.earlySnapshot : null;
   const kept = await (early?.response ?? caches.open(INFLATED).then((c) => c.match(url))).catch(() => null);
   const fromGzip = () => {
     try {
-      return loadOffThread(url).bytes;
+      return loadOffThread(url, digest).bytes;
     } catch {  // no module workers
-      return loadHere(url).bytes;
+      return loadHere(url, digest).bytes;
     }
   };
   let bytes;
   if (kept) {
     const buffer = (early?.response ? early.buffer : kept.arrayBuffer());
-    bytes = buffer.then((b) => {
-      const image = expand(new Uint8Array(b));
+    bytes = buffer.then(async (b) => {
+      const sparse = new Uint8Array(b);
+      const since = performance.now();
+      const checked = check(sparse, digest, "snapshot (kept inflated)").then(() => {
+        boot.checkMs = performance.now() - since;  // (e2e/bench/bench_startup.py prints it)
+      });
+      checked.catch(() => {});  // (awaited below, unless expand throws first)
+      const image = expand(sparse);
+      await checked;
       boot.snapshotFrom = "inflated";
       return image;
-    }).catch(async () => {
-      // A damaged inflated form: dropped, and made again from the .gz.
-      await caches.open(INFLATED).then((c) => c.delete(url)).catch(() => {});
-      return fromGzip();
     });
   } else {
     if (!(await caches.match(url))?.ok) return null;
@@ -199,9 +241,15 @@ async function start() {
       stage("ready");
       return py;
     } catch (err) {
+      // (The damaged copy is dropped: the next visit makes it again from the .gz.)
       boot.skipped = `restore failed: ${err}`;
       console.warn("pygames: snapshot restore failed, ordinary boot", err);
+      await dropKept();
+      tell();
     }
+  } else if (plainOnce) {
+    boot.skipped = `the restore before failed: ${plainOnce}`;
+    tell();
   }
   stage("python", "Starting Python");
   await nextPaint();
@@ -210,7 +258,45 @@ async function start() {
   stage("ready");
   return py;
 }
+// A page restored from the snapshot that fails before it is ready (Python raising as the page
+// starts, a fatal error, a start-up step rejected): the restored memory is suspect.  The kept
+// copy is dropped and the page reloads once, to an ordinary boot (PLAIN_ONCE; never twice in
+// a row: that boot never reloads).
+function recover(why) {
+  if (recover.done || document.body?.dataset.ready) return;
+  recover.done = true;
+  try {
+    sessionStorage.setItem(PLAIN_ONCE, String(why).slice(0, 200));
+  } catch {
+    return;  // no way to know at the next load that this one failed: no reload
+  }
+  console.warn("pygames: the page restored from the snapshot failed, ordinary boot", why);
+  dropKept().then(() => location.reload());
+}
+
+function watchRestored() {
+  const error = console.error;
+  console.error = function (...args) {
+    const text = args.map(String).join(" ");
+    if (/PythonError|Pyodide has suffered a fatal error/.test(text)) recover(text);
+    return error.apply(this, args);
+  };
+  const rejected = (event) => recover(event.reason);
+  addEventListener("unhandledrejection", rejected);
+  const stop = () => {
+    console.error = error;
+    removeEventListener("unhandledrejection", rejected);
+  };
+  // Until the shell's ready signal (<body data-ready>).
+  const watch = new MutationObserver(() => {
+    if (document.body.dataset.ready) { watch.disconnect(); stop(); }
+  });
+  const observe = () => watch.observe(document.body, { attributes: true, attributeFilter: ["data-ready"] });
+  if (document.body) observe(); else addEventListener("DOMContentLoaded", observe, { once: true });
+}
+
 const started = start();
+started.then(() => { if (boot.mode === "snapshot") watchRestored(); }, () => {});
 started.catch(() => {});  // reported to the caller of loadPyodide
 
 // PyScript's call (options: {stdout, stderr, indexURL}; packages, lock files and the like

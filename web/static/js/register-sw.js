@@ -15,19 +15,48 @@
 //   page's load event), so that the ~20 MB download of the precache does not slow the first
 //   game; workbox-window itself is loaded then, not before.
 // * <html data-build="..."> tells which build is running (build-info.json's "build"), and
-//   <html data-sw> says the registration is done ("registered", or "off" with ?nosw): what
-//   this script fetches in the background is then fetched.
+//   <html data-sw> says the registration and that check are done ("registered", or "off"
+//   with ?nosw): what this script fetches in the background is then fetched.
+// * A page served by the worker also compares that build with the deployed one
+//   (build-info.json?live, from the server): when they differ it makes the browser fetch
+//   sw.js afresh, a deployment whose sw.js a host answers 304 included (checkDeployed).
 
 const SW_URL = new URL("../sw.js", import.meta.url);
 const SCOPE = new URL("../", import.meta.url);
 const WORKBOX = new URL(/* build: workbox_window */ "../vendor/workbox-window/workbox-window.prod.mjs", import.meta.url);
 const sw = navigator.serviceWorker;
 
-function showBuild() {
-  fetch(new URL("../build-info.json", import.meta.url))
-    .then((r) => (r.ok ? r.json() : null))
-    .then((info) => { if (info?.build) document.documentElement.dataset.build = info.build; })
-    .catch(() => {});
+const BUILD_INFO = new URL("../build-info.json", import.meta.url);
+// The deployed build, from the server itself: neither the HTTP cache (no-store) nor the
+// worker's precache (`?live` is the one query parameter it does not ignore, see
+// web/tools/build_sw.mjs).  null offline.
+const LIVE_BUILD_INFO = new URL("?live", BUILD_INFO);
+
+const buildOf = (url, init) => fetch(url, init)
+  .then((r) => (r.ok ? r.json() : null))
+  .then((info) => info?.build ?? null)
+  .catch(() => null);
+
+// The running build (what the worker serves, or the server without one), shown once the
+// page has started.
+const running = pageStarted().then(() => buildOf(BUILD_INFO)).then((build) => {
+  if (build) document.documentElement.dataset.build = build;
+  return build;
+});
+
+// The browser finds a new version by fetching sw.js, and only when its bytes differ.  A host
+// that answers its check (If-Modified-Since) by modification time says 304 for a new
+// deployment whose sw.js is older on disk, and the browser goes on with the old sw.js of its
+// HTTP cache (updateViaCache "none" revalidates it, it does not refetch it).  So the page
+// compares its build with the deployed one, and when they differ fetches sw.js afresh
+// (cache "reload": no condition, and the HTTP cache gets the new one) before asking the
+// browser to check again.
+async function checkDeployed(wb) {
+  if (!navigator.onLine) return;  // (offline for sure: no request bound to fail)
+  const [mine, deployed] = await Promise.all([running, buildOf(LIVE_BUILD_INFO, { cache: "no-store" })]);
+  if (!mine || !deployed || mine === deployed) return;
+  await fetch(SW_URL, { cache: "reload" }).catch(() => {});
+  await wb.update();
 }
 
 function offerUpdate(accept) {
@@ -95,19 +124,21 @@ async function register() {
   };
   wb.addEventListener("waiting", offer);
   const reg = await wb.register({ immediate: true });
-  document.documentElement.dataset.sw = "registered";
   // Workbox hears of the workers found from its registration on; one the browser was already
   // installing (its own update check when this page was opened) is watched here.
   const installing = reg.installing;
   installing?.addEventListener("statechange", () => {
     if (installing.state === "installed") offer();
   });
+  // (The browser checked sw.js as it opened the page; a deployment it missed is found here.)
+  const checked = sw.controller ? checkDeployed(wb).catch(() => {}) : Promise.resolve();
+  checked.then(() => { document.documentElement.dataset.sw = "registered"; });
   // A page left open for hours still hears about a new version: check when it comes back.
-  let checked = Date.now();
+  let lastCheck = Date.now();
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && Date.now() - checked > 600000) {
-      checked = Date.now();
-      wb.update().catch(() => {});
+    if (document.visibilityState === "visible" && Date.now() - lastCheck > 600000) {
+      lastCheck = Date.now();
+      wb.update().then(() => checkDeployed(wb)).catch(() => {});
     }
   });
 }
@@ -125,8 +156,6 @@ async function unregister() {
     location.reload();
   }
 }
-
-pageStarted().then(showBuild);
 
 if (sw && location.protocol !== "file:") {
   const noSW = new URLSearchParams(location.search).has("nosw");

@@ -11,10 +11,28 @@
 // its own, INFLATED, keyed by the snapshot's content-named URL, and read from there (by the
 // page, with `expand`) on the next visits; entries of other snapshots are deleted when one
 // is stored.
+//
+// Whatever the caches hold is checked before Python gets it: the inflated form, read from
+// either, must have the SHA-256 the page was built with (RUNTIME.snapshot_inflated_sha256,
+// written by web/tools/build.py).  Any page of the origin can rewrite Cache Storage (on a
+// GitHub project site, any project of the same user: README "Deployment").
 
 const MAGIC = "PGSNAP1\0";
 const HEAD = 20;
 export const INFLATED = "pygames-snapshot-inflated";
+
+// A kept copy whose bytes are not the build's (rewritten, truncated, of another build).
+export class Damaged extends Error {
+  name = "Damaged";
+}
+
+// Throws Damaged unless `bytes` has the SHA-256 `digest` (hex).  crypto.subtle works off
+// the main thread: 25-35 ms for the 13 MB of the inflated form (e2e/bench/bench_startup.py).
+export async function check(bytes, digest, what) {
+  const got = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(got, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (hex !== digest) throw new Damaged(`${what}: its SHA-256 is not this build's`);
+}
 
 // The full memory image from the inflated form (a Uint8Array whose buffer holds only it:
 // transferable).  Throws on a malformed one.
@@ -63,12 +81,22 @@ export async function inflate(response) {
 // From the .gz of the service worker's precache (the page reads the kept inflated form
 // itself, js/pyodide-fast.mjs): {bytes: the memory image, from: "gzip", keep: async () =>
 // store the inflated form for the next visits (call it once `bytes` is handed over)}, or
-// null when the browser does not hold the snapshot `url`.
-export async function loadSnapshot(url) {
+// null when the browser does not hold the snapshot `url`.  Throws Damaged when the .gz is
+// not the build's (`digest`: its inflated form's SHA-256), after taking it out of the
+// precache and asking the worker for it again (from the server: offline it stays out, and
+// the pages boot the ordinary way).
+export async function loadSnapshot(url, digest) {
   if (!self.caches) return null;
   const response = await caches.match(url);
   if (!response?.ok) return null;
-  const sparse = await inflate(response);
+  let sparse;
+  try {
+    sparse = await inflate(response);
+    await check(sparse, digest, "snapshot (.gz)");
+  } catch (err) {
+    await fetchAgain(url);
+    throw err instanceof Damaged ? err : new Damaged(`snapshot (.gz): ${err}`);
+  }
   const bytes = expand(sparse);
   // Keep the inflated form; forget other snapshots' (older builds).
   const keep = async () => {
@@ -79,4 +107,14 @@ export async function loadSnapshot(url) {
     await inflated.put(url, new Response(sparse)).catch(() => {});  // e.g. quota: next time again
   };
   return { bytes, from: "gzip", keep };
+}
+
+// `url` out of every cache of the precache, then fetched through the worker, which misses
+// it and asks the server (Workbox's precache falls back to the network), and put back.
+async function fetchAgain(url) {
+  for (const name of await caches.keys()) {
+    if (name === INFLATED) continue;
+    const cache = await caches.open(name);
+    if (await cache.delete(url)) await cache.add(url).catch(() => {});
+  }
 }

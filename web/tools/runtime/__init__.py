@@ -52,6 +52,7 @@ stays (renamed the same way), there is no snapshot, and the build says so.
 from __future__ import annotations
 
 import ast
+import gzip
 import hashlib
 import json
 import shutil
@@ -492,6 +493,10 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
         try:
             snap = snapshot(stdlib, package_zip, modules, pyodide_out, archives)
             manifest["snapshot"] = snap["name"]
+            # The digest of its inflated form, which the page checks before Python gets the
+            # bytes, from the .gz or from the copy kept inflated (js/snapshot-inflate.mjs).
+            manifest["snapshot_inflated_sha256"] = hashlib.sha256(
+                gzip.decompress((pyodide_out / snap["name"]).read_bytes())).hexdigest()
             manifest["snapshot_modules"] = snap["modules"]
             report["snapshot"] = snap
             files.append(pyodide_out / snap["name"])
@@ -533,7 +538,6 @@ def zip_to_tar_gz(src: Path, dst: Path, only: dict[str, str] | None = None) -> N
     """The entries of zip *src* (only those that *only* maps to a name in *dst*, if given)
     as a reproducible .tar.gz *dst* (same order, fixed dates, modes and owners; no gzip
     timestamp)."""
-    import gzip
     import io
     import tarfile
 

@@ -13,6 +13,7 @@ and says it cannot keep the game; and a wrong parameter giving a message in the 
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 import urllib.parse
@@ -20,7 +21,7 @@ import urllib.parse
 import pytest
 import serve
 from harness import site
-from harness.pages import BOOT_TIMEOUT_MS, DESKTOP, EMBED_GLOBAL, MOBILE, GamePage, screen, wait_ready
+from harness.pages import BOOT_TIMEOUT_MS, DESKTOP, EMBED_GLOBAL, MOBILE, GamePage, aside_keys, screen, wait_ready
 from harness.yams import roll_and_score
 
 BLOG_PAGE = "blog.html"
@@ -388,3 +389,38 @@ def test_embed_alone_installs_offline_play(browser):
             site.stop_site(server)
         site.stop_site(blog_srv)
         root.cleanup()
+
+
+@pytest.mark.parametrize("players", [None, "Alice,Ordi:simple"])
+@pytest.mark.parametrize("stored", ["other settings", "unreadable"])
+def test_embed_sets_a_stored_game_it_cannot_take_up_aside_and_says_so(page, site_url, request_log, players,
+                                                                       stored):
+    """As the full pages do (issue 25, item 11): a game this frame saved under other settings
+    (the embedder changed the div's attributes), or an unreadable one, is set aside, not
+    deleted, and the frame says so: on its setup screen, or in the table's hint when the
+    embedder's players start the game at once."""
+    game = GamePage(page, site_url, "yams", embed=True, instance="post-1")
+    if stored == "unreadable":
+        game.at_origin()
+        old = '{"record": {"format": "pygames/1", "game": "yams", "play'
+        game.store("match", old)
+    else:
+        game.open(fresh=True, seed="before", game="yahtzee", players="Alice,Ordi:simple")
+        roll_and_score(page)
+        old = game.get_item("match")
+    params = {"players": players} if players else {}
+    game.open(seed="after", **params)
+    if players:
+        page.wait_for_function("document.getElementById('hint').textContent.includes('mise de côté')")
+        assert screen(page) == "table"
+    else:
+        assert screen(page) == "setup"
+        assert "mise de côté" in page.inner_text("#setup-notice")
+    keys = aside_keys(page)
+    assert len(keys) == 1
+    kept = game.page.evaluate("k => localStorage.getItem(k)", keys[0])
+    if stored == "unreadable":
+        assert kept == old
+    else:  # (the computer may have played on after `old` was read)
+        before = json.loads(old)["record"]["actions"]
+        assert json.loads(kept)["record"]["actions"][: len(before)] == before

@@ -252,13 +252,16 @@ class Shell:
         by_id("table").classList.remove("finished")
 
     def show_setup(self, notice=None):
-        if self.embed and self.embed.players:
-            return self._embed_new_match()
-        self.generation += 1
-        self._build_setup()
         if self.setup_notice:
             notice = " ".join(filter(None, (notice, self.setup_notice)))
             self.setup_notice = None
+        if self.embed and self.embed.players:  # no setup screen: the notice is the table's hint
+            self._embed_new_match()
+            if notice:
+                self.hint(short(notice, 600))
+            return
+        self.generation += 1
+        self._build_setup()
         note = by_id("setup-notice")
         note.textContent = short(notice or "", 600)
         show(note, bool(notice))
@@ -849,13 +852,15 @@ class Shell:
             self.preferred = self.embed.game.id
         if self.embed.players:
             show(by_id("to-setup"), False)
-        try:  # a game saved under other parameters (the embedder changed them) is dropped
-            stale = check_saved_match(read_json(storage.get(self.store_key) or "{}")).get(
-                "embed") != self.embed.signature
+        saved = storage.get(self.store_key)
+        try:  # a game saved under other parameters (the embedder changed them) is set aside
+            stale = check_saved_match(read_json(saved or "{}")).get("embed") != self.embed.signature
         except BadStored:
             stale = False  # unreadable: start() sets it aside and says so
         if stale:
-            storage.remove(self.store_key)
+            self.set_aside(self.store_key, saved)
+            self.setup_notice = ("La partie enregistrée ici l'a été avec d'autres réglages de ce jeu "
+                                 "intégré : elle a été mise de côté ; une nouvelle partie vous attend.")
         return True
 
     def _embed_setup(self):

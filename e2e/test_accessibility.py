@@ -181,7 +181,7 @@ def test_axe_finds_no_violation(page, site_url, family, request_log):
     # The end screen, from a finished game in the page's save.
     game.store("match", finished_record(family, "a11y"))
     game.open(seed="a11y")
-    page.wait_for_function("!document.getElementById('end').hidden")
+    page.wait_for_function("() => !document.getElementById('end').hidden")
     audit.check("end")
 
     assert audit.runs == 5 * len(SCHEMES) * len(WIDTHS)

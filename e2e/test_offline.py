@@ -188,7 +188,7 @@ def test_first_visit_then_offline_reload_and_play_a_turn(browser, own_site, site
     assert set(server.served) <= {"/sw.js"}, server.served
     # The page shows its build once it started (js/register-sw.js): until then its fetch of
     # build-info.json is in flight, and the next navigation would abort it.
-    page.wait_for_function("!!document.documentElement.dataset.build")
+    page.wait_for_function("() => !!document.documentElement.dataset.build")
 
     # Offline: server stopped and the context offline.
     site.stop_site(server)
@@ -251,7 +251,7 @@ def test_every_page_and_embed_page_starts_offline_with_its_own_files(browser, ow
             assert page.evaluate("!!navigator.serviceWorker.controller"), path
             if not path.startswith("embed-"):
                 page.click("#start")
-                page.wait_for_function("!document.getElementById('table').hidden")
+                page.wait_for_function("() => !document.getElementById('table').hidden")
     page.goto(url)
     assert page.locator(".game-card").count() == len(GAME_PAGES)
     log.assert_all_local()

@@ -97,7 +97,7 @@ def test_two_tabs_lose_no_action(context, site_url, family, request_log):
     # Abandoned in one tab: the other does not bring it back.
     a.page.once("dialog", lambda d: d.accept())
     a.page.click("#quit")
-    b.page.wait_for_function("!document.getElementById('setup').hidden")
+    b.page.wait_for_function("() => !document.getElementById('setup').hidden")
     assert b.get_item("match") is None
 
 
@@ -129,11 +129,11 @@ def test_one_tab_plays_the_computer_and_the_other_takes_over_when_it_closes(
     a.store("setup", {"game": a.game.id, "options": {}, "players": computer_players(family)})
     a.open(fresh=True, seed="drive", pace=300)
     a.start()
-    a.page.wait_for_function("window.__saves >= 3")
+    a.page.wait_for_function("() => window.__saves >= 3")
     b.open(seed="drive", pace=300)  # the newest tab plays the computer's turns
-    b.page.wait_for_function("window.__saves >= 1")
+    b.page.wait_for_function("() => window.__saves >= 1")
     quiet = saves(a)
-    b.page.wait_for_function("window.__saves >= 4")
+    b.page.wait_for_function("() => window.__saves >= 4")
     assert saves(a) == quiet, "the following tab played too"
     seen = b.actions()
     assert a.actions() >= seen - 1  # it follows
@@ -151,7 +151,7 @@ def test_storage_at_its_quota_says_so_and_offers_a_way_out(page, site_url, famil
     game = GamePage(page, site_url, family).open(fresh=True, seed="quota")
     fill_storage(page)
     game.start()
-    page.wait_for_function("!document.getElementById('save-trouble').hidden")
+    page.wait_for_function("() => !document.getElementById('save-trouble').hidden")
     assert "pas pu être enregistrée" in page.text_content("#save-trouble")
     # The game goes on in memory.
     control = page.locator(ACTION_CONTROLS).first
@@ -166,12 +166,12 @@ def test_storage_at_its_quota_says_so_and_offers_a_way_out(page, site_url, famil
     # (another page of the site) lets the next save through.
     empty_filler(page)
     page.click("#free-space")
-    page.wait_for_function("document.getElementById('save-trouble').hidden")
+    page.wait_for_function("() => document.getElementById('save-trouble').hidden")
     # The downloaded file loads back in the page.
     game.forget("match")
     game.open(fresh=True)
     page.set_input_files("#load-game", path)
-    page.wait_for_function("!document.getElementById('table').hidden || !document.getElementById('end').hidden")
+    page.wait_for_function("() => !document.getElementById('table').hidden || !document.getElementById('end').hidden")
     assert game.record()["actions"][: len(record["actions"])] == record["actions"]
 
 

@@ -168,7 +168,7 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
         assert page.evaluate(f"typeof {js_global('ready_at')}") == "number"
         page.click("#start")
         page.click("#roll")
-        page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
+        page.wait_for_function("() => document.querySelectorAll('#dice > *').length === 5")
         draws.append(page.evaluate(DRAWS))
         loaded = json.loads(page.evaluate("(c) => window.__e2ePy.runPython(c)", LOADED_FROM_ZIP))
         assert not [n for n, f in loaded.items() if not f.endswith(".pyc")]
@@ -239,7 +239,7 @@ def test_a_page_loads_its_own_game_only(page, hooked_site, dist_dir, request_log
     others = set(GAME_MODULES.values()) - {GAME_MODULES[family]}
     assert not others & set(files) and not [f for f in files if f.endswith("_cli") or f == "cli"]
     page.click("#start")
-    page.wait_for_function("!document.getElementById('table').hidden")
+    page.wait_for_function("() => !document.getElementById('table').hidden")
 
 
 def test_damaged_snapshot_falls_back_to_an_ordinary_boot(context, dist_dir):
@@ -259,7 +259,7 @@ def test_damaged_snapshot_falls_back_to_an_ordinary_boot(context, dist_dir):
         assert boot["mode"] == "plain" and "restore failed" in boot.get("skipped", ""), boot
         page.click("#start")
         page.click("#roll")
-        page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
+        page.wait_for_function("() => document.querySelectorAll('#dice > *').length === 5")
     finally:
         site.stop_site(server)
 

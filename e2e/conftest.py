@@ -14,7 +14,11 @@ drive headless Chromium through pytest-playwright (sync API).
   ``request_log.assert_all_local()`` checks it at any point;
 * ``screenshot(page, name)``: PNG under e2e/artifacts/;
 * every test with a browser context plays as a player who turned off the question before
-  a 0 (``NO_ZERO_QUESTION``), unless it stores its own ``pygames:prefs`` first.
+  a 0 (``NO_ZERO_QUESTION``), unless it stores its own ``pygames:prefs`` first;
+* ``wait_for_function`` is always given a function (``"() => ..."``): Playwright evaluates
+  it once, which the pages' policy lets through, while a bare expression is evaluated
+  again at each poll, and a page whose policy has no 'unsafe-eval' refuses that (EvalError).
+  ``page.evaluate`` and init scripts are not held by the policy.
 
 What the tests do on a page is in the harness package (e2e/harness/: the page object, the
 dice, each game's own parts); no test module imports another.

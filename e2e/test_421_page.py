@@ -236,7 +236,7 @@ def test_the_advisor_gives_each_choice_s_chance_of_winning(page, site_url, reque
     n = game.actions()
     page.click(f'#advice button[data-advice="{best.notation()}"]')
     if isinstance(best, Roll) and best.keep:
-        page.wait_for_function("document.querySelectorAll('#dice [aria-pressed=true]').length > 0")
+        page.wait_for_function("() => document.querySelectorAll('#dice [aria-pressed=true]').length > 0")
         held = [d["face"] for d in read(page)["dice"] if d["held"]]
         assert sorted(held) == sorted(best.keep) and read(page)["roll"]["action"].startswith("keep")
     else:

@@ -128,7 +128,7 @@ def test_game_page_contrast(page, site_url, family, request_log):
     first_die = '#dice button[data-die="0"]:not([disabled])'
     if page.locator(first_die).count() and not game.dice.held():
         game.dice.toggle(0)  # a kept die too ("gardé" under it), where dice are kept
-        page.wait_for_function(f"document.querySelector({first_die!r}).ariaPressed === 'true'")
+        page.wait_for_function(f"() => document.querySelector({first_die!r}).ariaPressed === 'true'")
     contrast.check("play")
 
     # The Règles and Intégrer dialogs, over the game.
@@ -144,7 +144,7 @@ def test_game_page_contrast(page, site_url, family, request_log):
     game.mark_unready()
     game.open(seed="contrast")
     wait_ready(page)
-    page.wait_for_function("!document.getElementById('end').hidden")
+    page.wait_for_function("() => !document.getElementById('end').hidden")
     contrast.check("end")
 
     assert contrast.runs == 5 * len(SCHEMES) * len(VIEWPORTS)

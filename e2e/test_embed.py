@@ -193,7 +193,7 @@ def test_blog_page_with_two_embedded_games(page, site_url, blog_url, request_log
         "pygames", "_blank", "noopener")
     height_a = wait_fitted(page, "#game-a")
     box_a, points_a = roll_and_score(a)
-    a.wait_for_function("document.getElementById('turn-info').textContent.startsWith('Tour 2/15')")
+    a.wait_for_function("() => document.getElementById('turn-info').textContent.startsWith('Tour 2/15')")
     assert "Alice" in a.inner_text("#turn-info")  # the computer played its turn in between
 
     # Game B: the compact setup: the ruleset is fixed (no choice shown), the reader starts.
@@ -208,7 +208,7 @@ def test_blog_page_with_two_embedded_games(page, site_url, blog_url, request_log
     table_height = wait_fitted(page, "#game-b")
     assert table_height != setup_height, (setup_height, table_height)
     box_b, points_b = roll_and_score(b)
-    b.wait_for_function("document.getElementById('turn-info').textContent.startsWith('Tour 2/13')")
+    b.wait_for_function("() => document.getElementById('turn-info').textContent.startsWith('Tour 2/13')")
     assert wait_fitted(page, "#game-a") == height_a
 
     # Each frame saved its own game under its own key; neither overwrote the other.
@@ -269,7 +269,7 @@ def test_embed_dialog_gives_working_snippets(page, site_url, other_site_url, req
     assert loader_text == (f'<div data-pygames="yams" data-game="yams-boite"></div>'
                            f'<script src="{site_url}embed.js" defer></script>')
     page.click("#embed [data-copy=embed-loader]")
-    page.wait_for_function("document.querySelector('#embed .copied').textContent !== ''")
+    page.wait_for_function("() => document.querySelector('#embed .copied').textContent !== ''")
     assert page.inner_text("#embed .copied") in ("Copié !", "Sélectionné : copiez avec Ctrl+C.")
     screenshot(page, "embed_dialog_desktop")
     page.set_viewport_size(MOBILE)
@@ -299,7 +299,7 @@ def test_embed_dialog_gives_working_snippets(page, site_url, other_site_url, req
     frame.click("#start")
     frame.wait_for_selector("#table:not([hidden])")
     roll_and_score(frame)
-    frame.wait_for_function("document.getElementById('turn-info').textContent.startsWith('Tour 2/13')")
+    frame.wait_for_function("() => document.getElementById('turn-info').textContent.startsWith('Tour 2/13')")
     request_log.assert_all_local()
 
 
@@ -411,7 +411,7 @@ def test_embed_sets_a_stored_game_it_cannot_take_up_aside_and_says_so(page, site
     params = {"players": players} if players else {}
     game.open(seed="after", **params)
     if players:
-        page.wait_for_function("document.getElementById('hint').textContent.includes('mise de côté')")
+        page.wait_for_function("() => document.getElementById('hint').textContent.includes('mise de côté')")
         assert screen(page) == "table"
     else:
         assert screen(page) == "setup"

@@ -47,7 +47,7 @@ def site_files(directory: Path) -> set[str]:
 def settled(page) -> None:
     """Wait until register-sw.js is done on *page* (<html data-sw>, and data-build from
     build-info.json): leaving sooner would abort its background fetches."""
-    page.wait_for_function("document.documentElement.dataset.sw && document.documentElement.dataset.build",
+    page.wait_for_function("() => document.documentElement.dataset.sw && document.documentElement.dataset.build",
                            timeout=BOOT_TIMEOUT_MS)
 
 
@@ -165,7 +165,7 @@ def test_first_visit_then_offline_reload_and_play_a_turn(new_context, own_site, 
     reload(page)
     # The page shows its build once it started (js/register-sw.js): until then its fetch of
     # build-info.json is in flight, and the next navigation would abort it.
-    page.wait_for_function("!!document.documentElement.dataset.build")
+    page.wait_for_function("() => !!document.documentElement.dataset.build")
     poll(page, "performance.getEntriesByType('resource').some((e) => e.name.endsWith('?live'))")
     assert set(server.served) <= {"/sw.js", "/build-info.json"}, server.served
     assert server.served.count("/build-info.json") <= 1, server.served
@@ -233,7 +233,7 @@ def test_every_page_and_embed_page_starts_offline_with_its_own_files(new_context
             assert not failed, (path, log.failures)
             if not path.startswith("embed-"):
                 page.click("#start")
-                page.wait_for_function("!document.getElementById('table').hidden")
+                page.wait_for_function("() => !document.getElementById('table').hidden")
     page.goto(url)
     assert page.locator(".game-card").count() == len(GAME_PAGES)
     log.assert_all_local()

@@ -65,10 +65,10 @@ def test_space_and_enter_act_on_the_focused_control(page, site_url, family, requ
         die.focus()
         n = game.actions()
         page.keyboard.press("Space")
-        page.wait_for_function("document.querySelector(\"#dice [data-die='0']\").ariaPressed === 'true'",
+        page.wait_for_function("() => document.querySelector(\"#dice [data-die='0']\").ariaPressed === 'true'",
                                timeout=5_000)
         page.keyboard.press("Enter")
-        page.wait_for_function("document.querySelector(\"#dice [data-die='0']\").ariaPressed === 'false'",
+        page.wait_for_function("() => document.querySelector(\"#dice [data-die='0']\").ariaPressed === 'false'",
                                timeout=5_000)
         assert game.actions() == n, "Space/Enter on a die must keep it, not throw"
 
@@ -76,7 +76,7 @@ def test_space_and_enter_act_on_the_focused_control(page, site_url, family, requ
     n = game.actions()
     page.focus("a.skip")
     page.keyboard.press("Enter")
-    page.wait_for_function("location.hash === '#main'", timeout=5_000)
+    page.wait_for_function("() => location.hash === '#main'", timeout=5_000)
     assert game.actions() == n
     # With nothing focused but the page itself, Space is the roll shortcut.
     if page.locator("#roll").is_enabled():
@@ -131,7 +131,7 @@ def test_focus_and_announcement_when_the_turn_passes(page, site_url, family, req
     game.listen_live()
     assert current_name(page) == "Léa"
     end_decision(game)
-    page.wait_for_function("document.querySelector('#turn-info .who')?.textContent === 'Paul'")
+    page.wait_for_function("() => document.querySelector('#turn-info .who')?.textContent === 'Paul'")
     assert game.focused() == "#roll", "focus must go to the next player's Lancer"
     log = game.announced()
     assert re.search(r"À Paul de (jouer|lancer)", log[-1]), log
@@ -186,7 +186,7 @@ def test_a_click_on_the_backdrop_closes_a_dialog(page, site_url, family, request
         assert page.locator(dialog).is_visible()
         box = page.locator(dialog).bounding_box()
         page.mouse.click(box["x"] + box["width"] / 2, max(2, box["y"] / 2))  # the backdrop above it
-        page.wait_for_function(f"!document.querySelector('{dialog}').open", timeout=5_000)
+        page.wait_for_function(f"() => !document.querySelector('{dialog}').open", timeout=5_000)
         assert game.focused() == opener, "focus returns to the button that opened the dialog"
 
 
@@ -194,7 +194,7 @@ def test_a_click_on_the_backdrop_closes_a_dialog(page, site_url, family, request
 def test_no_disabled_roll_button_during_the_computer_s_turn(page, site_url, family, request_log):
     game = open_game(page, site_url, family, f"bot-{family}", pace=700)
     game.start_game([("Ordi", "simple"), ("Léa", "human")], fields=LEA_FIRST.get(family))
-    page.wait_for_function("document.getElementById('hint').textContent.includes('(ordinateur)')")
+    page.wait_for_function("() => document.getElementById('hint').textContent.includes('(ordinateur)')")
     shown = page.evaluate("""() => [...document.querySelectorAll('#table .controls button')]
         .filter((b) => b.disabled && b.checkVisibility()).map((b) => b.id)""")
     assert shown == [], f"disabled controls shown during the computer's turn: {shown}"
@@ -203,7 +203,7 @@ def test_no_disabled_roll_button_during_the_computer_s_turn(page, site_url, fami
     # As it is drawn (innerText): the space between the name and "joue" is kept (issue 20, 2).
     assert status.evaluate("(s) => s.innerText").strip() == "Ordi joue…"
     # Back to Léa: her Lancer is there again, focused, the status gone.
-    page.wait_for_function("document.querySelector('#turn-info .who')?.textContent === 'Léa'"
+    page.wait_for_function("() => document.querySelector('#turn-info .who')?.textContent === 'Léa'"
                            " && !document.getElementById('roll').disabled", timeout=60_000)
     assert page.locator("#roll").is_visible() and status.is_hidden()
     assert game.focused() == "#roll"
@@ -222,7 +222,7 @@ def test_empty_dice_slots_do_not_animate_after_scoring(page, site_url, family, r
     # A throw still tumbles (motion allowed here).
     page.focus("#roll")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.getAnimations().some((a) => a.animationName === 'tumble')",
+    page.wait_for_function("() => document.getAnimations().some((a) => a.animationName === 'tumble')",
                            timeout=5_000)
 
 
@@ -262,7 +262,7 @@ JOY_SEEN_JS = """() => {
 
 
 def joy_seen(page) -> dict:
-    page.wait_for_function("window.joySeen.length > 0", timeout=5_000)
+    page.wait_for_function("() => window.joySeen.length > 0", timeout=5_000)
     return page.evaluate("window.joySeen[0]")
 
 

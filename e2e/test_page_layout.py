@@ -119,7 +119,7 @@ def test_fits_every_width(page, site_url, request_log, family):
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     assert page.evaluate("scrollY") > 0
     page.locator("#start").click()
-    page.wait_for_function("!document.getElementById('table').hidden")
+    page.wait_for_function("() => !document.getElementById('table').hidden")
     top = page.evaluate("document.querySelector('header.site').getBoundingClientRect().top")
     assert top >= 0, f"{family}: the game screen opens scrolled down ({top})"
 
@@ -279,7 +279,7 @@ def test_contrast(page, site_url, request_log, family):
     check_contrast(page, f"{family} light")
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        page.wait_for_function(f"document.documentElement.dataset.theme === '{scheme}'")
+        page.wait_for_function(f"() => document.documentElement.dataset.theme === '{scheme}'")
         body = page.evaluate("getComputedStyle(document.body).backgroundColor")
         dark_body = sum(int(v) for v in body[body.index("(") + 1:body.index(")")].split(",")[:3]) < 150
         assert dark_body == (scheme == "dark"), f"{scheme} theme: body background {body}"
@@ -344,7 +344,7 @@ def test_embed_box_fits_a_phone(page, site_url, request_log):
     page.emulate_media(reduced_motion="reduce")
     open_saved(page, site_url, "yams", None, fresh=True)
     page.locator("#open-embed").click()
-    page.wait_for_function("document.getElementById('embed').open")
+    page.wait_for_function("() => document.getElementById('embed').open")
     boxes = page.evaluate("""() => [...document.querySelectorAll('#embed textarea')].map(t => {
         const r = t.getBoundingClientRect(), d = t.closest('dialog').getBoundingClientRect();
         return [r.left, r.right, d.left, d.right, innerWidth, t.scrollHeight, t.clientHeight]; })""")

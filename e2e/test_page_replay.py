@@ -88,7 +88,7 @@ def step_text(page) -> str:
 
 
 def only_the_message(page, expected: str) -> str:
-    page.wait_for_function("!document.getElementById('replay-error').hidden")
+    page.wait_for_function("() => !document.getElementById('replay-error').hidden")
     text = page.text_content("#replay-error")
     assert expected in text, text
     for hidden in ("#table", "#setup", "#end", "#loading", "#replay-body", "#share-open"):

@@ -1,27 +1,45 @@
 """Nothing lost, nothing bricked (issue 13), on every game page of the registry: each
 corrupt stored value gives a notice, is set aside and leaves a usable game; two tabs on one
 game stay in step; storage at its quota says so and offers a way out; a hostile name is
-isolated where it is shown; the Content-Security-Policy holds with no violation during a
-full game.
+isolated where it is shown; the Content-Security-Policy, which lets no text run as
+JavaScript (no 'unsafe-eval'), holds with no violation during a full game of the computer,
+and on a first visit of every game page and its embed form where a person rolls, asks
+Conseil and the computer plays; PyScript's own worker hook, which the page empties, would
+need 'unsafe-eval'.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
-from harness.pages import ACTION_CONTROLS, GAME_PAGES, GamePage, aside_keys, empty_filler, fill_storage, read_global
+from harness import site
+from harness.le421 import paper_start
+from harness.pages import (
+    ACTION_CONTROLS,
+    BOOT_TIMEOUT_MS,
+    GAME_PAGES,
+    GamePage,
+    aside_keys,
+    empty_filler,
+    fill_storage,
+    read_global,
+)
 
 from pygames import FAMILIES, load_match
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 DEEP = '{"record":' + "[" * 20000 + "]" * 20000 + "}"
+#: Every securitypolicyviolation of the page, kept in window.__csp: the directive, what was
+#: refused ("eval", "wasm-eval", "inline" or a URL) and the script that asked for it.
 CSP_WATCH = """
 window.__csp = [];
-document.addEventListener('securitypolicyviolation',
-  (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + (e.sourceFile || '')));
+document.addEventListener('securitypolicyviolation', (e) => window.__csp.push({
+  directive: e.effectiveDirective, blocked: e.blockedURI, source: e.sourceFile || '',
+  line: e.lineNumber, column: e.columnNumber}));
 """
 
 
@@ -97,7 +115,7 @@ def test_two_tabs_lose_no_action(context, site_url, family, request_log):
     # Abandoned in one tab: the other does not bring it back.
     a.page.once("dialog", lambda d: d.accept())
     a.page.click("#quit")
-    b.page.wait_for_function("!document.getElementById('setup').hidden")
+    b.page.wait_for_function("() => !document.getElementById('setup').hidden")
     assert b.get_item("match") is None
 
 
@@ -129,11 +147,11 @@ def test_one_tab_plays_the_computer_and_the_other_takes_over_when_it_closes(
     a.store("setup", {"game": a.game.id, "options": {}, "players": computer_players(family)})
     a.open(fresh=True, seed="drive", pace=300)
     a.start()
-    a.page.wait_for_function("window.__saves >= 3")
+    a.page.wait_for_function("() => window.__saves >= 3")
     b.open(seed="drive", pace=300)  # the newest tab plays the computer's turns
-    b.page.wait_for_function("window.__saves >= 1")
+    b.page.wait_for_function("() => window.__saves >= 1")
     quiet = saves(a)
-    b.page.wait_for_function("window.__saves >= 4")
+    b.page.wait_for_function("() => window.__saves >= 4")
     assert saves(a) == quiet, "the following tab played too"
     seen = b.actions()
     assert a.actions() >= seen - 1  # it follows
@@ -161,7 +179,7 @@ def test_storage_at_its_quota_says_so_and_offers_a_way_out(page, site_url, famil
     game = GamePage(page, site_url, family).open(fresh=True, seed="quota")
     fill_storage(page)
     game.start()
-    page.wait_for_function("!document.getElementById('save-trouble').hidden")
+    page.wait_for_function("() => !document.getElementById('save-trouble').hidden")
     assert "pas pu être enregistrée" in page.text_content("#save-trouble")
     # The game goes on in memory.
     control = page.locator(ACTION_CONTROLS).first
@@ -174,19 +192,19 @@ def test_storage_at_its_quota_says_so_and_offers_a_way_out(page, site_url, famil
     assert match.game.family == family and record["actions"]
     # Its blob URL is given back a second later, and nothing went wrong meanwhile (issue 25,
     # item 6: the timer was a bare Python lambda, an error every time).
-    page.wait_for_function("window.__revoked.length === 1", timeout=5000)
+    page.wait_for_function("() => window.__revoked.length === 1", timeout=5000)
     assert page.evaluate("window.__revoked[0].startsWith('blob:')")
     assert read_global(page, "errors") == [] and not errors, errors
     # Freeing the site's own space does not touch other sites' data; clearing the filler
     # (another page of the site) lets the next save through.
     empty_filler(page)
     page.click("#free-space")
-    page.wait_for_function("document.getElementById('save-trouble').hidden")
+    page.wait_for_function("() => document.getElementById('save-trouble').hidden")
     # The downloaded file loads back in the page.
     game.forget("match")
     game.open(fresh=True)
     page.set_input_files("#load-game", path)
-    page.wait_for_function("!document.getElementById('table').hidden || !document.getElementById('end').hidden")
+    page.wait_for_function("() => !document.getElementById('table').hidden || !document.getElementById('end').hidden")
     assert game.record()["actions"][: len(record["actions"])] == record["actions"]
 
 
@@ -202,6 +220,7 @@ def test_a_full_game_under_the_csp_with_hostile_names(page, site_url, family, re
     game = GamePage(page, site_url, family).open(seed="csp")
     csp = page.get_attribute('meta[http-equiv="Content-Security-Policy"]', "content")
     assert "default-src 'none'" in csp and "'unsafe-inline'" not in csp
+    assert "'unsafe-eval'" not in csp
     players = computer_players(family, HOSTILE)
     game.store("setup", {"game": game.game.id, "options": {}, "players": players})
     game.open(fresh=True, seed="csp")
@@ -220,6 +239,96 @@ def test_a_full_game_under_the_csp_with_hostile_names(page, site_url, family, re
     # A right-to-left name does not turn the score around in the ranking.
     for item in page.locator("#ranking li").all():
         assert "stniop" not in item.inner_text()
+
+
+# --- the policy lets no text run as JavaScript -------------------------------------------
+
+#: Where a page's scripts ask the browser to run text as code, were the policy to allow it.
+EVAL_REFUSED = "window.__csp.filter((v) => v.blocked === 'eval')"
+
+
+def policy_of(page) -> list[str]:
+    """The page's script-src, as its meta element gives it."""
+    csp = page.get_attribute('meta[http-equiv="Content-Security-Policy"]', "content")
+    return next(d for d in csp.split(";") if d.split()[0] == "script-src").split()
+
+
+def moves_of(game: GamePage, seat: int) -> int:
+    """How many decisions (not throws of the dice) the player in `seat` made in the saved game."""
+    return sum(1 for p in game.replay().positions()
+               if not p.before.is_chance() and p.before.current_player() == seat)
+
+
+#: The setup's fields where a game's first turn has no choice for Conseil to weigh: Le 421
+#: begun on paper, a décharge led by the person (in the charge there is none).
+ADVISED_START = {"421": paper_start(1)}
+
+
+@pytest.mark.parametrize("embed", [False, True], ids=["page", "embed"])
+@pytest.mark.parametrize("family", GAME_PAGES)
+def test_a_first_visit_plays_and_advises_under_a_policy_without_eval(browser, site_url, family, embed):
+    """A first visit (Python's ordinary start: no memory snapshot yet) of the game page and of
+    its embed form, each under its own policy: 'wasm-unsafe-eval' for Pyodide, no
+    'unsafe-eval'.  A person sets up a game against the expert, rolls, asks Conseil where the
+    game has it, and plays until the computer has played; the browser refuses nothing and the
+    page throws nothing.  (The warm visits restore the snapshot: the full game above.)"""
+    with site.local_context(browser, CSP_WATCH) as context:
+        page = context.new_page()
+        thrown, refused = [], []
+        page.on("pageerror", lambda e: thrown.append(str(e)))
+        page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+        game = GamePage(page, site_url, family, embed=embed, instance="csp" if embed else None)
+        game.at_origin()
+        game.store("prefs", {"confirm_zero": False})
+        game.open(fresh=True, seed="csp")
+        assert game.boot(".mode") == "plain"
+        script_src = policy_of(page)
+        assert "'wasm-unsafe-eval'" in script_src and "'unsafe-eval'" not in script_src, script_src
+
+        game.start_game([("Alice", "human"), ("Ordi", "expert")], fields=ADVISED_START.get(family))
+        assert game.wait_person_or_end()
+        n = game.actions()
+        page.click("#roll")
+        game.wait_actions_above(n)
+        if FAMILIES[family].advisor:
+            page.click("#advise")  # the shell shows "Le conseiller réfléchit…" at once
+            page.wait_for_function("""() => { const a = document.getElementById('advice');
+                return !a.hidden && a.textContent.trim() && !a.textContent.includes('réfléchit'); }""",
+                                   timeout=90_000)
+        # The person plays on until the computer has made a move of its own.
+        rng = random.Random(f"csp-{family}")
+        for _ in range(80):
+            if moves_of(game, 1):
+                break
+            game.play_random(1, rng)
+        else:
+            raise AssertionError("the computer never played")
+        assert page.evaluate("window.__csp") == []
+        assert refused == [] and thrown == []
+
+
+def test_pyscript_s_worker_hooks_left_alone_need_unsafe_eval(browser, site_url):
+    """Why js/pyodide-fast.mjs empties PyScript's worker hooks (js/runtime-internals.mjs, 6):
+    left as they are, PyScript compiles them with Function() in its core chunk as soon as the
+    interpreter is ready, whether or not a worker is ever made; the policy refuses it and the
+    page cannot start.  (When an upgrade of PyScript stops doing so, this fails: then the
+    emptying can go.)"""
+    internals = (site.DIST / "js" / "runtime-internals.mjs").read_text(encoding="utf-8")
+    emptying = "for (const set of Object.values(hooks.worker)) set.clear();"
+    assert emptying in internals
+    with site.local_context(browser, CSP_WATCH) as context:
+        context.route("**/js/runtime-internals.mjs", lambda route: route.fulfill(
+            body=internals.replace(emptying, ""), content_type="text/javascript; charset=utf-8"))
+        page = context.new_page()
+        game = GamePage(page, site_url, "yams")
+        game.open(fresh=True, wait=False)
+        page.wait_for_function(f"() => {EVAL_REFUSED}.length > 0", timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_function("() => !document.getElementById('error').hidden")
+        assert not game.is_ready()
+        refused = page.evaluate("window.__csp")
+        assert refused and all(v["directive"] == "script-src" and v["blocked"] == "eval" for v in refused)
+        for v in refused:
+            assert re.search(rf"/{site.PYSCRIPT_DIR}/core-[^/]+\.js$", v["source"]), v
 
 
 # --- the expert's tables, fetched in the background for offline use ----------------------

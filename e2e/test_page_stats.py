@@ -59,13 +59,13 @@ def finish(game: GamePage, record_seed: str, **params) -> dict:
 
 def open_stats(page, button="#open-stats"):
     page.click(button)
-    page.wait_for_function("document.getElementById('stats').open")
+    page.wait_for_function("() => document.getElementById('stats').open")
     return page.locator("#stats")
 
 
 def close_stats(page):
     page.keyboard.press("Escape")
-    page.wait_for_function("!document.getElementById('stats').open")
+    page.wait_for_function("() => !document.getElementById('stats').open")
 
 
 def facts(page) -> dict:
@@ -139,11 +139,11 @@ def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, 
     path = info.value.path()
     assert json.loads(Path(path).read_text(encoding="utf-8")) == kept
     page.click("#stats-clear")
-    page.wait_for_function("document.getElementById('stats-notice').textContent.includes('effacées')")
+    page.wait_for_function("() => document.getElementById('stats-notice').textContent.includes('effacées')")
     assert page.locator("#stats-body .stats-players").count() == 0
     assert stats.is_empty(stats.check(game.stored("stats")))
     page.set_input_files("#stats-import", path)
-    page.wait_for_function("document.getElementById('stats-notice').textContent.includes('importées')")
+    page.wait_for_function("() => document.getElementById('stats-notice').textContent.includes('importées')")
     assert game.stored("stats") == kept
     assert facts(page)["Parties jouées"] == "1"
     # A hostile or malformed file: a French message, nothing changes.
@@ -157,7 +157,7 @@ def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, 
         bad.write_text(text, encoding="utf-8")
         page.set_input_files("#stats-import", str(bad))
         page.wait_for_function(
-            "document.getElementById('stats-notice').textContent.includes('pas pu être importé')")
+            "() => document.getElementById('stats-notice').textContent.includes('pas pu être importé')")
         assert game.stored("stats") == kept
         page.evaluate("document.getElementById('stats-notice').textContent = ''")
 
@@ -218,9 +218,9 @@ def test_a_full_storage_leaves_the_end_screen_whole(page, site_url, family, requ
     assert note.is_visible() and "pleine" in note.inner_text()
     assert game.stored("stats") == earlier
     # Freeing the site's space (the other saved data, confirmed) keeps the statistics.
-    page.wait_for_function("!document.getElementById('save-trouble').hidden")
+    page.wait_for_function("() => !document.getElementById('save-trouble').hidden")
     page.once("dialog", lambda d: d.accept())
     page.click("#free-space")
-    page.wait_for_function("document.getElementById('save-trouble-text').textContent.includes('Toujours')")
+    page.wait_for_function("() => document.getElementById('save-trouble-text').textContent.includes('Toujours')")
     assert game.stored("stats") == earlier
     empty_filler(page)

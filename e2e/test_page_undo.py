@@ -63,7 +63,7 @@ def start_at(page, site_url, family, record, pace="0", prefs=None) -> GamePage:
     game.store("match", {"record": record})
     game.store("prefs", prefs if prefs is not None else {"confirm_zero": False})
     game.open(seed="undo", pace=pace)
-    page.wait_for_function("!document.getElementById('table').hidden")
+    page.wait_for_function("() => !document.getElementById('table').hidden")
     return game
 
 
@@ -96,7 +96,7 @@ def test_undo_restores_the_position_and_the_saved_game(page, site_url, family, r
     game.click_action(decision)
     game.wait_actions(n + 1)
     assert game.record()["actions"][-1] == decision
-    page.wait_for_function("!document.getElementById('undo').disabled")
+    page.wait_for_function("() => !document.getElementById('undo').disabled")
     page.click("#undo")
     game.wait_actions(n)
     assert game.record() == record
@@ -110,7 +110,7 @@ def test_undo_restores_the_position_and_the_saved_game(page, site_url, family, r
     # The same decision again, then undo by the keyboard (U).
     game.click_action(decision)
     game.wait_actions(n + 1)
-    page.wait_for_function("!document.getElementById('undo').disabled")
+    page.wait_for_function("() => !document.getElementById('undo').disabled")
     page.locator("body").focus()
     page.keyboard.press("u")
     game.wait_actions(n)
@@ -260,7 +260,7 @@ def test_yams_zero_question_cancelled_after_a_click_that_left_the_focus_on_the_p
         assert dialog.is_visible()
         close()
         assert dialog.is_hidden()
-        page.wait_for_function("document.getElementById('live').textContent.includes('Rien')")
+        page.wait_for_function("() => document.getElementById('live').textContent.includes('Rien')")
     assert game.record() == record
     assert read_global(page, "errors") == [] and errors == []
     assert page.locator("#page-trouble").is_hidden()
@@ -299,7 +299,7 @@ def test_the_computers_speed_is_remembered_and_used(page, site_url, family, requ
     # Slow: the computer waits 1.2 s before its move.
     bot_gaps(page, family, 2)
     game.click_action(pick(game, undoable))
-    page.wait_for_function("window.undoTimes.length >= 2", timeout=30_000)
+    page.wait_for_function("() => window.undoTimes.length >= 2", timeout=30_000)
     times = page.evaluate("window.undoTimes")
     assert times[0][0] == n + 1 and times[1][1] - times[0][1] >= 1150, times
     # Instantané: the computer plays at once.
@@ -310,6 +310,6 @@ def test_the_computers_speed_is_remembered_and_used(page, site_url, family, requ
     assert page.locator("#speed").input_value() == "instant"
     bot_gaps(page, family, 2)
     game.click_action(pick(game, undoable))
-    page.wait_for_function("window.undoTimes.length >= 2", timeout=30_000)
+    page.wait_for_function("() => window.undoTimes.length >= 2", timeout=30_000)
     times = page.evaluate("window.undoTimes")
     assert times[0][0] == n + 1 and times[1][1] - times[0][1] < 1000, times

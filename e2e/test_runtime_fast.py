@@ -201,7 +201,7 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
         assert page.evaluate(f"typeof {js_global('ready_at')}") == "number"
         page.click("#start")
         page.click("#roll")
-        page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
+        page.wait_for_function("() => document.querySelectorAll('#dice > *').length === 5")
         draws.append(page.evaluate(DRAWS))
         loaded = json.loads(page.evaluate("(c) => window.__e2ePy.runPython(c)", LOADED_FROM_ZIP))
         assert not [n for n, f in loaded.items() if not f.endswith(".pyc")]
@@ -251,7 +251,7 @@ def test_a_damaged_kept_snapshot_is_dropped_and_said(browser, hooked_site, dist_
             assert "Damaged" in boot["skipped"] or how == "garbage", boot
         page.click("#start")
         page.click("#roll")
-        page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
+        page.wait_for_function("() => document.querySelectorAll('#dice > *').length === 5")
         # Fast again, and no notice; the good copy is kept again.
         mark_unready(page)
         boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=damaged")
@@ -274,7 +274,7 @@ def test_nosw_reads_no_cache(browser, hooked_site, dist_dir):
         assert boot["mode"] == "snapshot" and page.evaluate("window.__cacheCalls.length") > 0
         page.goto(hooked_site + PAGE + "?fresh=1&nosw")
         # (Served by the worker: unregistered, and the page reloads once from the server.)
-        page.wait_for_function("!navigator.serviceWorker.controller && !!document.body?.dataset.ready",
+        page.wait_for_function("() => !navigator.serviceWorker.controller && !!document.body?.dataset.ready",
                                timeout=BOOT_TIMEOUT_MS)
         boot = read_global(page, "boot")
         assert boot["mode"] == "plain" and "snapshotFrom" not in boot, boot
@@ -332,7 +332,7 @@ def test_a_page_loads_its_own_game_only(page, hooked_site, dist_dir, request_log
     others = set(GAME_MODULES.values()) - {GAME_MODULES[family]}
     assert not others & set(files) and not [f for f in files if f.endswith("_cli") or f == "cli"]
     page.click("#start")
-    page.wait_for_function("!document.getElementById('table').hidden")
+    page.wait_for_function("() => !document.getElementById('table').hidden")
 
 
 def test_damaged_snapshot_falls_back_to_an_ordinary_boot(context, dist_dir):
@@ -352,7 +352,7 @@ def test_damaged_snapshot_falls_back_to_an_ordinary_boot(context, dist_dir):
         assert boot["mode"] == "plain" and "restore failed" in boot.get("skipped", ""), boot
         page.click("#start")
         page.click("#roll")
-        page.wait_for_function("document.querySelectorAll('#dice > *').length === 5")
+        page.wait_for_function("() => document.querySelectorAll('#dice > *').length === 5")
     finally:
         site.stop_site(server)
 
@@ -405,7 +405,7 @@ def test_an_error_nobody_caught_is_the_sites_notice_and_the_game_goes_on(page, h
     page.click("#page-trouble-ok")
     assert notice.is_hidden()
     page.evaluate(TIMER_FAILS)
-    page.wait_for_function("window.pygames.errors.length === 2")
+    page.wait_for_function("() => window.pygames.errors.length === 2")
     assert "ZeroDivisionError" in read_global(page, "errors")[1]
     assert notice.is_visible()
     assert page.locator(".py-error").count() == 0 and errors == []

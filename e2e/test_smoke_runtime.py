@@ -107,7 +107,7 @@ def test_pyscript_page_boots_with_vendored_interpreter_and_package_zip(page, sit
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site_url + site.PYSCRIPT_PAGE)
-    page.wait_for_function("document.body.dataset.status", timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_function("() => document.body.dataset.status", timeout=BOOT_TIMEOUT_MS)
     status = page.evaluate("document.body.dataset.status")
     assert status.startswith("ok 3.14."), status
     assert status.endswith("/home/pyodide/pygames")

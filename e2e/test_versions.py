@@ -84,7 +84,7 @@ def test_a_tab_stops_rather_than_write_over_a_newer_versions_game(context, site_
     for _ in range(3):  # (before the fix, the first click followed nothing and the second wrote)
         a.page.evaluate("s => document.querySelector(s)?.click()", ACTION_CONTROLS)
         a.page.wait_for_timeout(300)
-    a.page.wait_for_function("!document.getElementById('error').hidden")
+    a.page.wait_for_function("() => !document.getElementById('error').hidden")
     text = a.page.inner_text("#error-text")
     assert "autre onglet" in text and "version plus récente" in text, text
     assert a.page.is_hidden("#error-aside")  # the other tab's game is not this tab's to set aside
@@ -98,7 +98,7 @@ def test_a_newer_versions_statistics_are_kept_and_never_written(page, site_url):
     newer = json.dumps({"format": "pygames-stats/2", "rulesets": {"yams": {"joué": 12}}, "players": []})
     game.store("stats", newer)
     game.open(fresh=True, seed="stats-newer")
-    page.wait_for_function("!document.getElementById('stats-trouble').hidden")
+    page.wait_for_function("() => !document.getElementById('stats-trouble').hidden")
     assert "version plus récente" in page.inner_text("#stats-trouble-text")
     assert game.get_item("stats") == newer and aside_keys(page) == []
 

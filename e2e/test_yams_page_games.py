@@ -78,7 +78,7 @@ def test_solo_yahtzee_by_keyboard_only(page, site_url, request_log, screenshot):
     screenshot(page, "yahtzee_mobile_setup")
     game.focus_by_tab("#start")
     keys.press("Enter")
-    page.wait_for_function("!document.getElementById('table').hidden")
+    page.wait_for_function("() => !document.getElementById('table').hidden")
     view = read_view(page)
     assert view.head == ["Clavier"] and "Tour 1/13" in view.turn_info
 
@@ -131,7 +131,7 @@ def test_human_against_computer_yams_boite(page, site_url, request_log, screensh
 
     # "Rejouer" starts a fresh game with the same players.
     page.click("#again")
-    page.wait_for_function("!document.getElementById('table').hidden")
+    page.wait_for_function("() => !document.getElementById('table').hidden")
     view = read_view(page)
     assert view.head == ["Alice", "Robot"] and "Tour 1/13" in view.turn_info and view.rolls == 0
 
@@ -142,7 +142,7 @@ def test_mobile_sheet_headers_stay_visible_when_scrolled(page, site_url, request
     game.start_game([("Alice", "human"), ("Robot", "simple")], ruleset="yams", or_end=True)
     page.click("#roll")
     page.mouse.wheel(0, 400)
-    page.wait_for_function("window.scrollY > 200")
+    page.wait_for_function("() => window.scrollY > 200")
     screenshot(page, "duel_mobile_scrolled", full_page=False)
     covered = page.evaluate("""() => [...document.querySelectorAll('#sheet-head th')].map(th => {
         const r = th.getBoundingClientRect();

@@ -1,6 +1,6 @@
 """The Content-Security-Policy the build writes into every page (web/tools/pages.py) and the
 sandbox of the plain-iframe snippet (web/static/js/embed-dialog.js); the browser side is
-e2e/test_page_safety.py (no violation during a full game)."""
+e2e/test_page_safety.py (no violation while a game is played and advised)."""
 
 from __future__ import annotations
 
@@ -32,10 +32,24 @@ def test_the_policy_hashes_each_inline_script_and_nothing_else():
     policy = pages.policy(body, "x()", "")
     assert sha(body) in policy and sha("x()") in policy
     assert sha("import shell") not in policy and policy.count("sha256-") == 2
-    for part in ("default-src 'none'", "script-src 'self' 'unsafe-eval'", "style-src 'self'",
+    for part in ("default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self'",
                  "object-src 'none'", "base-uri 'none'", "form-action 'none'"):
         assert part in policy
     assert "unsafe-inline" not in policy
+    # WebAssembly may be compiled (Pyodide), no text evaluated as JavaScript.
+    assert "'unsafe-eval'" not in policy
+
+
+def test_no_page_allows_text_to_be_run_as_javascript():
+    """Every page's policy (game pages, their embed forms, the home page) lets Pyodide compile
+    its WebAssembly and refuses eval(), Function() and the like (web/tools/pages.py)."""
+    written = build.family_pages(f"{build.PYODIDE_DIR}/snapshot-0123456789abcdef.bin.gz")
+    assert {"index.html", "yams.html", "embed-yams.html"} <= set(written)
+    for name, text in written.items():
+        policy = html.unescape(pages.POLICY_META.search(text).group(1))
+        script_src = next(d for d in policy.split(";") if d.split()[0] == "script-src").split()
+        assert "'unsafe-eval'" not in script_src and "'unsafe-inline'" not in script_src, name
+        assert "'wasm-unsafe-eval'" in script_src, name
 
 
 def test_every_page_allows_exactly_its_inline_scripts_before_any_script():

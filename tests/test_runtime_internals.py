@@ -44,6 +44,20 @@ def test_pyodide_still_has_the_private_names_we_use(name, where):
     assert name in (PYODIDE / where).read_text(encoding="utf-8", errors="replace"), name
 
 
+def test_pyscript_still_exports_the_worker_hooks_the_page_empties():
+    """js/runtime-internals.mjs, 6: core.js exports `hooks`, whose worker hooks PyScript
+    compiles with Function() and fills with one of its own (onBeforeRunAsync); the
+    interpreter wrapper empties them before it returns the interpreter."""
+    assert "dropWorkerHooks" in INTERNALS.read_text(encoding="utf-8")
+    assert re.search(r"\bas hooks\b", (PYSCRIPT / "core.js").read_text(encoding="utf-8"))
+    source = (PYSCRIPT.parent / "src" / "hooks.js").read_text(encoding="utf-8")
+    worker = source[source.index("worker: {"):]
+    assert "onBeforeRunAsync: new SetFunction([" in worker and "Function(`return(w,x)=>" in source
+    fast = (ROOT / "web" / "static" / "js" / "pyodide-fast.mjs").read_text(encoding="utf-8")
+    load = fast[fast.index("export async function loadPyodide"):]
+    assert load.index("dropWorkerHooks(") < load.index("return ")
+
+
 def test_only_the_internals_module_uses_them():
     private = re.compile(r"_loadSnapshot|_makeSnapshot|makeMemorySnapshot|wasm instantiation failed\"|\"py:progress\"")
     users = []

@@ -90,7 +90,7 @@ def measure_decisions(browser, site_url, family, games):
         page.goto(f"{site_url}embed-{family}.html?players={players}&pace=0&seed=dec{g}"
                   f"&id=bench{g}&nosw")
         page.wait_for_function(READY_JS, timeout=120_000)
-        page.wait_for_function("!document.getElementById('end').hidden", timeout=600_000)
+        page.wait_for_function("() => !document.getElementById('end').hidden", timeout=600_000)
         times += page.evaluate(js_global("bot_times"))
         page.close()
     context.close()

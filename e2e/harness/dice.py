@@ -66,8 +66,8 @@ class DiceTray:
 
     def wait_all_thrown(self) -> None:
         self.page.wait_for_function(
-            "[...document.querySelectorAll('#dice [data-die]')].every(d => d.dataset.face !== '0')")
+            "() => [...document.querySelectorAll('#dice [data-die]')].every(d => d.dataset.face !== '0')")
 
     def wait_all_empty(self) -> None:
         self.page.wait_for_function(
-            "[...document.querySelectorAll('#dice [data-die]')].every(d => d.dataset.face === '0')")
+            "() => [...document.querySelectorAll('#dice [data-die]')].every(d => d.dataset.face === '0')")

@@ -409,14 +409,14 @@ class GamePage:
         """Commencer, then until the table shows (or the end screen, ``or_end``)."""
         self.page.click("#start")
         self.page.wait_for_function(
-            "!document.getElementById('table').hidden || !document.getElementById('end').hidden"
+            "() => !document.getElementById('table').hidden || !document.getElementById('end').hidden"
             if or_end else "!document.getElementById('table').hidden")
 
     def start_by_keyboard(self, tabs: int = 60) -> None:
         """Tab to Commencer (at most `tabs` presses) and press Enter: the table shows."""
         self.focus_by_tab("#start", limit=tabs)
         self.page.keyboard.press("Enter")
-        self.page.wait_for_function("!document.getElementById('table').hidden")
+        self.page.wait_for_function("() => !document.getElementById('table').hidden")
 
     def start_game(self, players=(), *, or_end: bool = False, **setup) -> None:
         """From the setup screen: fill it (`fill_setup`) and start."""
@@ -428,7 +428,7 @@ class GamePage:
         """Abandonner (confirmed), back to the setup."""
         self.page.once("dialog", lambda d: d.accept())
         self.page.click("#quit")
-        self.page.wait_for_function("!document.getElementById('setup').hidden")
+        self.page.wait_for_function("() => !document.getElementById('setup').hidden")
 
     # --- play --------------------------------------------------------------------------------
 
@@ -450,7 +450,7 @@ class GamePage:
         return self.page.locator("#end").is_hidden()
 
     def wait_end(self, timeout: int = GAME_TIMEOUT_MS) -> None:
-        self.page.wait_for_function("!document.getElementById('end').hidden", timeout=timeout)
+        self.page.wait_for_function("() => !document.getElementById('end').hidden", timeout=timeout)
 
     def visible_actions(self) -> list[str]:
         """The notations of the action controls a person may click now."""
@@ -502,7 +502,7 @@ class GamePage:
         page.click("#share-end")
         dialog = page.locator("#share")
         assert dialog.is_visible()
-        page.wait_for_function("document.getElementById('share-status').textContent.length > 0")
+        page.wait_for_function("() => document.getElementById('share-status').textContent.length > 0")
         link = page.input_value("#share-link")
         page.keyboard.press("Escape")
         assert dialog.is_hidden()

@@ -341,13 +341,14 @@ def play_one_turn(page) -> None:
     dice = DiceTray(page)
     if not page.locator("#setup").is_hidden():
         page.click("#start")
-    page.wait_for_function("!document.getElementById('table').hidden")
+    page.wait_for_function("() => !document.getElementById('table').hidden")
     assert all(d["face"] == 0 for d in dice.read()), "the turn starts with no dice on the table"
     dice.roll()
     dice.wait_all_thrown()
     first = dice.read()
     dice.toggle(0)
-    page.wait_for_function("document.querySelector('#dice [data-die=\"0\"]').getAttribute('aria-pressed') === 'true'")
+    page.wait_for_function(
+        "() => document.querySelector('#dice [data-die=\"0\"]').getAttribute('aria-pressed') === 'true'")
     dice.roll()
     dice.wait_throws(2)
     second = dice.read()

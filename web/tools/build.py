@@ -343,7 +343,8 @@ def script_values(manifest: dict) -> dict:
     js/pyodide-fast.mjs (stdlib, package, pages, snapshot, the sha256 of the snapshot's
     inflated form, which the page checks before Python gets it, and an empty Pyodide lock
     file: the site loads no package, which spares the page fetching and indexing its 357
-    entries), the vendored Pyodide's paths, and embed.js's map of the games."""
+    entries), the vendored Pyodide's paths and PyScript's module, and embed.js's map of the
+    games."""
     runtime_names = {k: manifest.get(k) for k in (
         "stdlib", "package", "pages", "snapshot", "snapshot_inflated_sha256")}
     lock = json.loads((PYODIDE_SRC / "pyodide-lock.json").read_text(encoding="utf-8"))
@@ -352,6 +353,7 @@ def script_values(manifest: dict) -> dict:
         "runtime": runtime_names,
         "pyodide_module": f"../{PYODIDE_DIR}/pyodide.mjs",
         "pyodide_dir": f"../{PYODIDE_DIR}/",
+        "pyscript_module": f"../{PYSCRIPT_DIR}/core.js",
         "embed_pages": embed_pages(),
         "workbox_window": f"../{WORKBOX_WINDOW_DIR}/{WORKBOX_WINDOW_SRC.name}",
     }

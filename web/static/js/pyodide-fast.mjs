@@ -32,12 +32,15 @@
 // * The page loads this module first, as an async module script (PyScript's `interpreter`
 //   is the same instance): the boot starts before PyScript, once its own chunks and config
 //   are loaded, asks for the interpreter, and overlaps them.
+// * PyScript's worker hooks are emptied before PyScript gets the interpreter: it would compile
+//   them from text with Function(), which the pages' policy refuses (the site runs no
+//   PyScript worker; js/runtime-internals.mjs, 6).
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
 //   Python" (js/boot.js shows them), and window.pygames.boot = {mode, snapshotFrom, skipped,
 //   archive (the game files' name), stages (ms), checkMs (the kept copy's SHA-256), notice}.
 import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, check, expand } from "./snapshot-inflate.mjs";
-import { PROGRESS_EVENT, WASM_FAILURE_LOG, restoreOptions, writeFiles } from "./runtime-internals.mjs";
+import { PROGRESS_EVENT, WASM_FAILURE_LOG, dropWorkerHooks, restoreOptions, writeFiles } from "./runtime-internals.mjs";
 import { readTarGz } from "./untar.mjs";
 
 export { version };
@@ -45,6 +48,8 @@ export { version };
 const RUNTIME = /* build: runtime */ null;
 
 const BASE = new URL(/* build: pyodide_dir */ "../vendor/pyodide/", import.meta.url);
+// PyScript's module: loaded already when PyScript asks for the interpreter (the same instance).
+const PYSCRIPT = new URL(/* build: pyscript_module */ "../vendor/pyscript/core.js", import.meta.url);
 const boot = ((window.pygames ??= {}).boot = { mode: "plain", stages: {} });
 
 // `?nosw`: everything from the server, nothing from the caches (the inline script agrees).
@@ -302,6 +307,8 @@ started.catch(() => {});  // reported to the caller of loadPyodide
 // PyScript's call (options: {stdout, stderr, indexURL}; packages, lock files and the like
 // are not used by this site and would need a boot of their own).
 export async function loadPyodide(options = {}) {
+  // Before the interpreter is returned: polyscript reads the worker hooks right after.
+  dropWorkerHooks((await import(PYSCRIPT.href)).hooks);
   const unsupported = Object.keys(options).filter((k) => !["stdout", "stderr", "indexURL"].includes(k));
   if (unsupported.length) {
     return loadVendored({ ...options, indexURL: BASE.href,

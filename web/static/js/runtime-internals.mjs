@@ -22,6 +22,18 @@
 //      {stdout, stderr, indexURL} only.
 //   5. The plugin names listed as "!name" in pyscript.json (PyScript loads every plugin chunk
 //      unless told not to).
+//   6. PyScript's worker hooks (`hooks.worker`, in the `hooks` that its core.js exports for
+//      plugins): each time one of them is read, PyScript joins those registered into one
+//      function compiled from source text with Function() (@pyscript/core's src/hooks.js
+//      `createFunction`, through the getters of src/core.js), and polyscript reads them all
+//      as soon as the page's interpreter is ready (esm/custom.js, `new Hook(interpreter,
+//      hooks)`), workers or not. PyScript registers one itself, onBeforeRunAsync (it sets up
+//      `_pyscript` in a worker's Python). The site runs no PyScript worker:
+//      js/pyodide-fast.mjs empties them before it returns the interpreter, so that nothing
+//      is compiled from text and the pages' policy needs no 'unsafe-eval'. Check: a game
+//      page started, played and advised raises no securitypolicyviolation
+//      (e2e/test_page_safety.py), and without this the Function() is refused
+//      (e2e/test_page_safety.py's test of the worker hooks).
 
 /** loadPyodide options that restore a memory snapshot; `bytes` is a thenable of the image. */
 export function restoreOptions(bytes) {
@@ -62,3 +74,8 @@ export const PYSCRIPT_PROGRESS = ["Loading Pyodide", "Loaded Pyodide", "Loading 
 
 /** The messages js/pyodide-fast.mjs dispatches itself (same event). */
 export const OWN_PROGRESS = ["Loading runtime", "Starting Python", "Restoring Python"];
+
+/** Empty PyScript's worker hooks (6), given the `hooks` of its core.js: it then compiles none. */
+export function dropWorkerHooks(hooks) {
+  for (const set of Object.values(hooks.worker)) set.clear();
+}

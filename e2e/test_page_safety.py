@@ -243,7 +243,7 @@ def test_a_full_game_under_the_csp_with_hostile_names(page, site_url, family, re
 
 # --- the policy lets no text run as JavaScript -------------------------------------------
 
-#: Where a page's scripts ask the browser to run text as code, were the policy to allow it.
+#: The violations where the browser refused to run text as JavaScript (eval, Function()).
 EVAL_REFUSED = "window.__csp.filter((v) => v.blocked === 'eval')"
 
 

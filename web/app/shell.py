@@ -252,16 +252,18 @@ class Shell:
         by_id("table").classList.remove("finished")
 
     def show_setup(self, notice=None):
-        if self.setup_notice:
+        if self.embed and self.embed.players:  # no setup screen: the notice is the table's hint
             notice = " ".join(filter(None, (notice, self.setup_notice)))
             self.setup_notice = None
-        if self.embed and self.embed.players:  # no setup screen: the notice is the table's hint
             self._embed_new_match()
             if notice:
                 self.hint(short(notice, 600))
             return
         self.generation += 1
-        self._build_setup()
+        self._build_setup()  # (reading the stored setup may leave a notice of its own)
+        if self.setup_notice:
+            notice = " ".join(filter(None, (notice, self.setup_notice)))
+            self.setup_notice = None
         note = by_id("setup-notice")
         note.textContent = short(notice or "", 600)
         show(note, bool(notice))

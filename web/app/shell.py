@@ -62,10 +62,10 @@ DEFAULT_PACE_MS = 650
 
 
 NEWER_SAVED = ("Cette partie a été enregistrée par une version plus récente du site, que cette page "
-               "ne sait pas lire. Elle reste enregistrée telle quelle : rechargez la page pour "
+               "ne sait pas lire. Elle reste enregistrée telle quelle\u00a0: rechargez la page pour "
                "passer à la nouvelle version et la reprendre.")
 NEWER_ELSEWHERE = ("La partie a continué dans un autre onglet, avec une version plus récente du site. "
-                   "Cette page s'arrête pour ne rien effacer : rechargez-la pour reprendre la partie "
+                   "Cette page s'arrête pour ne rien effacer\u00a0: rechargez-la pour reprendre la partie "
                    "là où elle en est.")
 
 

@@ -279,8 +279,8 @@ def bot_gaps(page, family, count):
     }""", [GamePage(page, "", family).key("match"), count])
 
 
-@pytest.mark.parametrize("family", ["yams", "421"])
-def test_the_computers_speed_is_remembered_and_used(page, site_url, family, request_log):
+def test_the_computers_speed_is_remembered_and_used(page, site_url, request_log):
+    family = "yams"  # the computer's turn has several moves: the pace shows between them
     game = GamePage(page, site_url, family)
     record, undoable, _ = position(family, seat=bot_seat(game.game), seed=5, want_throw=False,
                                    next_is_other=True)
@@ -296,20 +296,68 @@ def test_the_computers_speed_is_remembered_and_used(page, site_url, family, requ
     assert game.stored("prefs")["pace"] == "lent"
     game.reload()
     assert page.locator("#speed").input_value() == "lent"
-    # Slow: the computer waits 1.2 s before its move.
-    bot_gaps(page, family, 2)
+    # Slow: the computer waits 1.2 s between its moves, and 3 s (Annuler offered) first.
+    bot_gaps(page, family, 3)
     game.click_action(pick(game, undoable))
-    page.wait_for_function("() => window.undoTimes.length >= 2", timeout=30_000)
+    page.wait_for_function("() => window.undoTimes.length >= 3", timeout=30_000)
     times = page.evaluate("window.undoTimes")
-    assert times[0][0] == n + 1 and times[1][1] - times[0][1] >= 1150, times
-    # Instantané: the computer plays at once.
+    assert times[0][0] == n + 1, times
+    assert times[1][1] - times[0][1] >= 2900, times
+    assert times[2][1] - times[1][1] >= 1150, times
+    # Instantané: the computer plays at once, once Annuler is no longer offered.
     page.locator("#speed").select_option("instant")
     game.at_origin()
     game.store("match", {"record": record})
     game.open(seed="speed", pace=None)
     assert page.locator("#speed").input_value() == "instant"
+    bot_gaps(page, family, 3)
+    game.click_action(pick(game, undoable))
+    page.wait_for_function("() => window.undoTimes.length >= 3", timeout=30_000)
+    times = page.evaluate("window.undoTimes")
+    assert times[0][0] == n + 1 and times[1][1] - times[0][1] >= 2900, times
+    assert times[2][1] - times[1][1] < 1000, times
+
+
+@pytest.mark.parametrize("family", GAME_PAGES)
+def test_annuler_against_the_computer_at_every_speed(page, site_url, family, request_log):
+    """At every speed the computer waits while Annuler is offered after a person's decision,
+    the button counting the seconds down; Annuler then takes the decision back and the
+    computer's move never comes.  Left alone, the computer plays after the wait, and its
+    throw can never be taken back."""
+    ruleset = FAMILIES[family].games[0]
+    record, undoable, _ = position(family, seat=bot_seat(ruleset), seed=2, want_throw=False,
+                                   next_is_other=True)
+    n = len(record["actions"])
+    game = GamePage(page, site_url, family)
+    for speed in ("lent", "normal", "rapide", "instant"):
+        game.at_origin()
+        game.store("match", {"record": record})
+        game.store("prefs", {"confirm_zero": False, "pace": speed})
+        game.open(seed="undo", pace=None)
+        drawn = table_text(page)
+        game.click_action(pick(game, undoable))
+        game.wait_actions(n + 1)
+        page.wait_for_function("() => document.getElementById('undo-wait').textContent !== ''")
+        button = page.locator("#undo")
+        assert button.is_enabled(), speed
+        assert page.text_content("#undo-wait") in (" (3\u00a0s)", " (2\u00a0s)"), speed
+        assert button.evaluate("b => b.dataset.wait") in ("3", "2"), speed
+        assert page.get_by_role("button", name="Annuler", exact=True).count() == 1  # the count is not read out
+        page.wait_for_timeout(800)  # well past a quick computer's pause: it still waits
+        assert len(game.record()["actions"]) == n + 1, speed
+        button.click()
+        game.wait_actions(n)
+        assert table_text(page) == drawn, speed
+        assert page.text_content("#undo-wait") == ""
+    # Left alone (instantanée): the computer plays once the wait is over, not before.
     bot_gaps(page, family, 2)
     game.click_action(pick(game, undoable))
     page.wait_for_function("() => window.undoTimes.length >= 2", timeout=30_000)
     times = page.evaluate("window.undoTimes")
-    assert times[0][0] == n + 1 and times[1][1] - times[0][1] < 1000, times
+    assert times[0][0] == n + 1 and times[1][1] - times[0][1] >= 2900, times
+    game.wait_person_or_end()
+    assert page.text_content("#undo-wait") == ""
+    match = game.replay()
+    assert not undo_enabled(page)
+    if match.can_undo():  # the computer's own decision is last: never the person's to take back
+        assert match.undo_player() == 1

@@ -544,7 +544,8 @@ class Shell:
             state = self.match.state
             if state.is_terminal() or state.current_player() not in self.bots:
                 return
-            await asyncio.sleep(self.pace)
+            # The pause, longer while the person's last decision may be taken back.
+            await self.tools.computer_pause(self.pace, lambda: generation == self.generation)
             if generation != self.generation:
                 return
             bot = await self._bot(self.bots[state.current_player()])

@@ -3,9 +3,12 @@
 * **Annuler**: a person takes back their last decision while the next player has not
   acted (`Match.can_undo` / `Match.undo`: never past dice that have landed, never once
   the game is over).  The button (and the keys U and Ctrl+Z) is enabled only when the
-  decision to take back is a person's: against the computer, the computer's pause after
-  a person's decision is the window for it.  Taking back bumps the shell's generation, so
-  a computer's move chosen meanwhile is never played.  A match played *sans annulation*
+  decision to take back is a person's.  Against the computer, the computer waits before
+  its first move after a person's decision while Annuler is offered, at least
+  `UNDO_WAIT_S` at every speed (the button counts the seconds down), as long as a person
+  would take to act; ``?pace=MS`` in the URL (demos, tests) sets the pause exactly, with no
+  such wait.  Taking back bumps the shell's generation, so a computer's move chosen
+  meanwhile is never played.  A match played *sans annulation*
   (a checkbox of the setup, kept in the record) has no button.
 * **The computer's speed** (lente, normale, rapide, instantanée), remembered in the
   page's preferences (prefs.py, ``pygames:prefs``); ``?pace=MS`` in the URL still sets it
@@ -17,13 +20,19 @@
   checkbox "Demander avant d'inscrire un 0" that shows and changes that preference.
 """
 
+import asyncio
+import math
 import re
 
 import prefs
 from dom import by_id, el, enabled, on, query_params, show, storage
-from pyscript import document
+from pyscript import document, window
 
 EDITABLE = ("INPUT", "SELECT", "TEXTAREA")
+
+#: Seconds the computer waits, at every speed, before its move after a person's decision
+#: that may still be taken back (Annuler is offered meanwhile, with the seconds left).
+UNDO_WAIT_S = 3.0
 
 
 def undone_detail(text):
@@ -43,7 +52,8 @@ class TableTools:
         self.pending = None  # (action, ply, generation) waiting for the confirmation
         self.confirmed = None  # the action the player has just confirmed
         self.focus_back = None
-        if "pace" not in query_params():
+        self.exact_pace = "pace" in query_params()  # ?pace=MS: no wait for Annuler
+        if not self.exact_pace:
             shell.set_pace(prefs.pace_seconds(self.prefs()))
 
     # --- preferences ------------------------------------------------------------------
@@ -78,6 +88,7 @@ class TableTools:
         undo = el("button", "Annuler", "ghost small undo", type="button", id="undo",
                   aria_keyshortcuts="U Control+Z",
                   title="Reprendre sa dernière décision (touche U ou Ctrl+Z)")
+        undo.appendChild(el("span", "", "undo-wait", id="undo-wait", aria_hidden="true"))
         undo.disabled = True
         on(undo, "click", lambda e: self.undo())
         box.appendChild(undo)
@@ -185,6 +196,48 @@ class TableTools:
         except Exception:
             return None  # a question must never stop a move
 
+    # --- the computer's wait while Annuler is offered --------------------------------------
+
+    def _undoable_by_person(self):
+        match = self.shell.match
+        return (match is not None and self.shell.replay is None
+                and match.can_undo() and match.undo_player() not in self.shell.bots)
+
+    async def computer_pause(self, pace, still):
+        """The computer's pause before its move: `pace` seconds, or, while the person's
+        decision just before it may still be taken back, at least UNDO_WAIT_S, with the
+        seconds left shown on Annuler.  Returns early when `still()` turns false (Annuler
+        pressed, another match) or the decision can no longer be taken back."""
+        if self.exact_pace or not self._undoable_by_person():
+            await asyncio.sleep(pace)
+            return
+        def clock():
+            return window.performance.now() / 1000
+
+        end = clock() + max(pace, UNDO_WAIT_S)
+        try:
+            while still() and self._undoable_by_person():
+                left = end - clock()
+                if left <= 0:
+                    break
+                self._show_wait(math.ceil(left - 0.05))
+                await asyncio.sleep(min(0.25, left))
+        finally:
+            self._show_wait(None)
+
+    @staticmethod
+    def _show_wait(seconds):
+        wait, undo = by_id("undo-wait"), by_id("undo")
+        if not wait:
+            return
+        text = f" ({seconds}\u00a0s)" if seconds else ""
+        if wait.textContent != text:
+            wait.textContent = text
+        if seconds:
+            undo.dataset.wait = str(seconds)
+        elif undo.hasAttribute("data-wait"):
+            undo.removeAttribute("data-wait")
+
     # --- Annuler ------------------------------------------------------------------------
 
     def undo(self):
@@ -196,6 +249,7 @@ class TableTools:
         player = match.undo_player()
         match.undo()
         shell.interrupt()  # a computer's move chosen for the position taken back never plays
+        self._show_wait(None)  # its pause ends with it
         shell.close_advice()
         shell.view.adopt(match)  # per-match drawings (journals, last move) follow the history
         ui = self.uis.pop(ply, None)
@@ -239,6 +293,7 @@ class TableTools:
     def _on_speed(self, event):
         value = event.target.value
         if value in prefs.PACE_MS:
+            self.exact_pace = False
             self.set_pref("pace", value)
             self.shell.set_pace(prefs.PACE_MS[value] / 1000)
 

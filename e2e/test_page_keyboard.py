@@ -191,6 +191,43 @@ def test_a_click_on_the_backdrop_closes_a_dialog(page, site_url, family, request
 
 
 @pytest.mark.parametrize("family", GAME_PAGES)
+def test_nouvelle_partie_mid_game_asks_with_the_sites_dialog(page, site_url, family, request_log):
+    """Not the browser's confirm(): the site's dialog, named by its question, the safe answer
+    focused; Escape, a click outside or *Continuer la partie* keep the game; *Abandonner la
+    partie* clears it and shows the setup."""
+    page.on("dialog", lambda d: (_ for _ in ()).throw(AssertionError(d.message)))
+    game = open_game(page, site_url, family, "ask")
+    game.start_game([("Léa", "human"), ("Paul", "human")])
+    game.play_random(2, random.Random(2))
+    record = game.record()
+    ask = page.get_by_role("dialog", name="Abandonner la partie en cours\u00a0?")
+    for cancel in ("Escape", "backdrop", "button"):
+        game.focus_by_tab("#quit")
+        page.keyboard.press("Enter")
+        assert ask.is_visible() and game.focused() == "#ask-cancel", cancel
+        assert page.text_content("#ask-cancel") == "Continuer la partie"
+        if cancel == "Escape":
+            page.keyboard.press("Escape")
+        elif cancel == "backdrop":
+            box = ask.bounding_box()
+            page.mouse.click(box["x"] + box["width"] / 2, max(2, box["y"] / 2))
+        else:
+            page.keyboard.press("Enter")  # on the focused Continuer la partie
+        assert ask.is_hidden() and game.screen() == "table", cancel
+        assert game.focused() == "#quit", cancel
+        assert game.record() == record
+    page.keyboard.press("Enter")
+    page.keyboard.press("Shift+Tab")  # the other answer, by keyboard too
+    assert game.focused() == "#ask-accept"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.getElementById('setup').hidden")
+    assert game.get_item("match") is None
+    # The setup's game is not asked about again: there is none going on.
+    game.start()
+    game.quit_to_setup()
+
+
+@pytest.mark.parametrize("family", GAME_PAGES)
 def test_no_disabled_roll_button_during_the_computer_s_turn(page, site_url, family, request_log):
     game = open_game(page, site_url, family, f"bot-{family}", pace=700)
     game.start_game([("Ordi", "simple"), ("Léa", "human")], fields=LEA_FIRST.get(family))

@@ -113,8 +113,7 @@ def test_two_tabs_lose_no_action(context, site_url, family, request_log):
     assert record["actions"][: len(record_b["actions"])] == record_b["actions"], (played, record)
     load_match(record)
     # Abandoned in one tab: the other does not bring it back.
-    a.page.once("dialog", lambda d: d.accept())
-    a.page.click("#quit")
+    a.quit_to_setup()
     b.page.wait_for_function("() => !document.getElementById('setup').hidden")
     assert b.get_item("match") is None
 
@@ -177,6 +176,7 @@ def test_storage_at_its_quota_says_so_and_offers_a_way_out(page, site_url, famil
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     game = GamePage(page, site_url, family).open(fresh=True, seed="quota")
+    page.evaluate("() => localStorage.setItem('pygames:other-game:match', 'z'.repeat(1 << 20))")
     fill_storage(page)
     game.start()
     page.wait_for_function("() => !document.getElementById('save-trouble').hidden")
@@ -195,11 +195,21 @@ def test_storage_at_its_quota_says_so_and_offers_a_way_out(page, site_url, famil
     page.wait_for_function("() => window.__revoked.length === 1", timeout=5000)
     assert page.evaluate("window.__revoked[0].startsWith('blob:')")
     assert read_global(page, "errors") == [] and not errors, errors
-    # Freeing the site's own space does not touch other sites' data; clearing the filler
-    # (another page of the site) lets the next save through.
-    empty_filler(page)
+    # Freeing the site's own space asks before it clears another game of the site (the
+    # site's own question, not confirm()); declined, it says the space is still taken.
     page.click("#free-space")
+    title = page.text_content("#ask-title")  # the other game, and preferences of other pages
+    assert re.fullmatch(r"Effacer (l'autre donnée enregistrée|les \d+ autres données enregistrées)"
+                        r" par ce site\u00a0\?", title), title
+    game.answer(False)
+    assert "Toujours impossible" in page.text_content("#save-trouble-text")
+    assert page.evaluate("() => localStorage.getItem('pygames:other-game:match') !== null")
+    page.click("#free-space")
+    game.answer(True)  # cleared: the next save goes through
     page.wait_for_function("() => document.getElementById('save-trouble').hidden")
+    assert page.evaluate("() => localStorage.getItem('pygames:other-game:match') === null")
+    assert page.evaluate("() => localStorage.getItem('filler:0') !== null")  # not the site's: kept
+    empty_filler(page)
     # The downloaded file loads back in the page.
     game.forget("match")
     game.open(fresh=True)

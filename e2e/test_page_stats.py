@@ -101,7 +101,7 @@ def expected(record) -> dict:
 @pytest.mark.parametrize("family", GAME_PAGES)
 def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, site_url, family,
                                                                          request_log, tmp_path):
-    page.on("dialog", lambda d: d.accept())
+    page.on("dialog", lambda d: (_ for _ in ()).throw(AssertionError(d.message)))  # no confirm()
     game = GamePage(page, site_url, family).open(fresh=True, seed=f"stats-{family}")
     page.evaluate("() => localStorage.clear()")
     record = finish(game, f"near-{family}", seed=f"stats-{family}")
@@ -139,6 +139,14 @@ def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, 
     path = info.value.path()
     assert json.loads(Path(path).read_text(encoding="utf-8")) == kept
     page.click("#stats-clear")
+    ask = page.locator("#ask")
+    assert ask.is_visible() and page.text_content("#ask-title") == "Effacer toutes les statistiques\u00a0?"
+    assert page.evaluate("document.activeElement.id") == "ask-cancel"  # the safe answer first
+    page.keyboard.press("Escape")  # cancelled: nothing is cleared, the statistics stay open
+    assert ask.is_hidden() and dialog.is_visible() and game.stored("stats") == kept
+    assert page.evaluate("document.activeElement.id") == "stats-clear"
+    page.click("#stats-clear")
+    game.answer(True)
     page.wait_for_function("() => document.getElementById('stats-notice').textContent.includes('effacées')")
     assert page.locator("#stats-body .stats-players").count() == 0
     assert stats.is_empty(stats.check(game.stored("stats")))
@@ -146,6 +154,11 @@ def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, 
     page.wait_for_function("() => document.getElementById('stats-notice').textContent.includes('importées')")
     assert game.stored("stats") == kept
     assert facts(page)["Parties jouées"] == "1"
+    # Over statistics already there, the import asks first; cancelled, nothing changes.
+    page.set_input_files("#stats-import", path)
+    game.answer(False)
+    page.wait_for_function("() => document.getElementById('stats-notice').textContent.includes('annulé')")
+    assert game.stored("stats") == kept
     # A hostile or malformed file: a French message, nothing changes.
     for i, text in enumerate([
         "{oops",

@@ -425,10 +425,18 @@ class GamePage:
         self.start(or_end=or_end)
 
     def quit_to_setup(self) -> None:
-        """Abandonner (confirmed), back to the setup."""
-        self.page.once("dialog", lambda d: d.accept())
+        """Nouvelle partie, "Abandonner la partie en cours ?" answered yes (the site's own
+        question, #ask, while a game is going on), back to the setup."""
         self.page.click("#quit")
+        if self.screen() == "table" and self.page.locator("#ask").is_visible():
+            self.answer(True)
         self.page.wait_for_function("() => !document.getElementById('setup').hidden")
+
+    def answer(self, accept: bool) -> None:
+        """Answer the site's open question (web/app/ask.py) by its buttons."""
+        self.page.locator("#ask[open]").wait_for()
+        self.page.click("#ask-accept" if accept else "#ask-cancel")
+        self.page.locator("#ask").wait_for(state="hidden")
 
     # --- play --------------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ import json
 from importlib import import_module
 
 import replay_view
+from ask import ask
 from dom import by_id, clear, el, enabled, later, on, pieces_of, query_params, set_text, show, spawn, storage
 from embed import EmbedError, parse_embed
 from flow import Flow
@@ -449,8 +450,13 @@ class Shell:
 
     def _on_quit(self, event):
         if self.match and not self.match.state.is_terminal():
-            if not window.confirm("Abandonner la partie en cours ?"):
-                return
+            ask("Abandonner la partie en cours\u00a0?",
+                "Elle est effacée de cet appareil, et une nouvelle partie se prépare.",
+                "Abandonner la partie", self._quit, cancel="Continuer la partie")
+            return
+        self._quit()
+
+    def _quit(self):
         storage.remove(self.store_key)
         storage.remove(self.view_key)
         self.last_saved = None
@@ -732,16 +738,27 @@ class Shell:
             return
         others = [k for k in storage.keys()
                   if isinstance(k, str) and k.startswith("pygames:") and k not in mine]
-        if others and window.confirm(
-                f"Effacer les {len(others)} autres données enregistrées par ce site "
-                "(parties d'autres jeux, préférences) ?"):
+
+        def clear_others():
             for key in others:
                 storage.remove(key)
-            self.save()
-        if not by_id("save-trouble").hidden:
-            by_id("save-trouble-text").textContent = (
-                "Toujours impossible d'enregistrer : la place est prise par d'autres données du "
-                "navigateur. Téléchargez la partie pour la garder.")
+            if self.match:
+                self.save()
+            still_full()
+
+        def still_full():
+            if not by_id("save-trouble").hidden:
+                by_id("save-trouble-text").textContent = (
+                    "Toujours impossible d'enregistrer\u00a0: la place est prise par d'autres "
+                    "données du navigateur. Téléchargez la partie pour la garder.")
+
+        if others:
+            ask(f"Effacer les {len(others)} autres données enregistrées par ce site\u00a0?"
+                if len(others) > 1 else "Effacer l'autre donnée enregistrée par ce site\u00a0?",
+                "Les parties d'autres jeux et les préférences de ce site sur cet appareil.",
+                "Effacer", clear_others, on_cancel=still_full)
+        else:
+            still_full()
 
     def _on_download(self, event):
         """The game as a JSON record (what `python -m pygames replay` and this page read)."""

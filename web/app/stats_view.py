@@ -18,6 +18,7 @@ fewer is better: its scores are minus the tokens) and `stats_unit` (e.g. "jetons
 
 
 import stats
+from ask import ask
 from dom import by_id, clear, el, later, on, row, show, spawn, storage
 from guard import BadStored, read_json, short
 from pyscript import document, window
@@ -336,9 +337,11 @@ class StatsView:
         store = self.read()
         if stats.is_empty(store):
             return
-        if not window.confirm("Effacer toutes les statistiques et l'historique de ce site "
-                              "sur cet appareil ?"):
-            return
+        ask("Effacer toutes les statistiques\u00a0?",
+            "Les statistiques et l'historique des parties de ce site sur cet appareil.",
+            "Tout effacer", lambda: self._clear(self.read()))
+
+    def _clear(self, store):
         if self.write(stats.cleared(store)):
             self.render()
             self._notice("Statistiques effacées.")
@@ -372,10 +375,15 @@ class StatsView:
             field.value = ""
             return
         field.value = ""
-        if not stats.is_empty(current) and not window.confirm(
-                "Remplacer les statistiques de cet appareil par celles du fichier ?"):
-            self._notice("Import annulé : les statistiques n'ont pas changé.")
+        if stats.is_empty(current):
+            self._take(new)
             return
+        ask("Remplacer les statistiques de cet appareil\u00a0?",
+            "Celles du fichier prennent leur place.", "Remplacer", lambda: self._take(new),
+            on_cancel=lambda: self._notice(
+                "Import annulé\u00a0: les statistiques n'ont pas changé."))
+
+    def _take(self, new):
         if self.write(new):
             self.render()
             self._notice("Statistiques importées.")

@@ -1,0 +1,83 @@
+"""The site's own question before an action that loses something (abandon a game, clear the
+statistics...), in place of the browser's ``confirm()``: a modal ``<dialog id="ask">`` drawn
+like the site's other dialogs, in the page's theme, read by screen readers through its title
+and text, answered by its two buttons, Escape or a click outside it (both cancel).
+
+The focus starts on the answer that keeps things as they are, and goes back where it was
+when the question closes.  One question at a time: a new one replaces an open one, which
+counts as cancelled.
+"""
+
+from dom import by_id, el, enabled, on
+from pyscript import document
+
+_pending = {}  # "accept", "cancel": the callbacks of the open question; "back": the focus
+
+
+def _dialog():
+    dialog = by_id("ask")
+    if dialog:
+        return dialog
+    dialog = el("dialog", None, "confirm-dialog ask-dialog", id="ask",
+                aria_labelledby="ask-title", aria_describedby="ask-text")
+    dialog.appendChild(el("h2", "", id="ask-title"))
+    dialog.appendChild(el("p", "", id="ask-text"))
+    buttons = el("div", None, "row-buttons")
+    accept = el("button", "", "primary", type="button", id="ask-accept")
+    cancel = el("button", "", "ghost", type="button", id="ask-cancel")
+    buttons.appendChild(accept)
+    buttons.appendChild(cancel)
+    dialog.appendChild(buttons)
+    on(accept, "click", lambda e: _close(True))
+    on(cancel, "click", lambda e: _close(False))
+    on(dialog, "cancel", _on_cancel)
+    on(dialog, "click", _on_click)
+    document.body.appendChild(dialog)
+    return dialog
+
+
+def ask(title, text, accept, on_accept, *, cancel="Annuler", on_cancel=None):
+    """Ask `title` (a question, the dialog's name) with `text` under it; `accept` names the
+    button that calls `on_accept()`, `cancel` the one that calls `on_cancel()` (if any)."""
+    dialog = _dialog()
+    if dialog.open:
+        _close(False)
+    by_id("ask-title").textContent = str(title)
+    by_id("ask-text").textContent = str(text)
+    by_id("ask-accept").textContent = str(accept)
+    by_id("ask-cancel").textContent = str(cancel)
+    _pending.update(accept=on_accept, cancel=on_cancel, back=document.activeElement)
+    dialog.showModal()
+    by_id("ask-cancel").focus()
+
+
+def is_open():
+    dialog = by_id("ask")
+    return bool(dialog and dialog.open)
+
+
+def _close(accepted):
+    dialog = by_id("ask")
+    accept, cancel, back = (_pending.pop(k, None) for k in ("accept", "cancel", "back"))
+    if dialog and dialog.open:
+        dialog.close()
+    if enabled(back) and back is not document.body:
+        back.focus()
+    then = accept if accepted else cancel
+    if then:
+        then()
+
+
+def _on_cancel(event):
+    event.preventDefault()
+    _close(False)
+
+
+def _on_click(event):
+    """A click on the backdrop (outside the dialog's box) cancels."""
+    dialog = by_id("ask")
+    if getattr(event.target, "id", "") != "ask":
+        return
+    box = dialog.getBoundingClientRect()
+    if not (box.left <= event.clientX <= box.right and box.top <= event.clientY <= box.bottom):
+        _close(False)

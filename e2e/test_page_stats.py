@@ -77,7 +77,8 @@ def facts(page) -> dict:
 
 
 def player_rows(page) -> dict:
-    """The players' table of the first ruleset shown: {name: [parties, victoires, meilleur, moyenne]}."""
+    """The players' table of the first ruleset shown: {name: [parties, victoires, taux, the
+    game's figures...]}."""
     return page.evaluate("""() => {
         const table = document.querySelector('#stats-body .stats-players');
         return Object.fromEntries([...table.querySelectorAll('tbody tr')].map((r) =>
@@ -110,13 +111,30 @@ def test_a_finished_game_is_counted_once_and_survives_export_clear_import(page, 
     assert kept and len(kept["history"]) == 1 and kept["seen"] == [stats.match_id(record)]
     # The end screen leads to the dialog.
     dialog = open_stats(page, "#end-stats")
-    assert facts(page)["Parties jouées"] == "1"
-    assert any(k.startswith("Meilleur score") and v == want["best"] for k, v in facts(page).items())
+    shown = facts(page)
+    assert shown["Parties jouées"] == "1"
+    # Every figure is a player's, in the game's sense of better (issue 20, item 4): no mean
+    # over the seats; the record and who holds it, except in the 421 (every winner ends
+    # with no token); each name's win rate and mean.
+    assert not any(k.startswith(("Score moyen", "Meilleur score")) for k in shown), shown
     rows = player_rows(page)
     assert set(rows) == set(want["names"])
-    for name, (played, wins, best, _) in rows.items():
-        assert played == "1" and wins == ("1" if name in want["winners"] else "0")
-        assert best == stats.french_number(want["value"](want["scores"][name]))
+    heads = page.eval_on_selector_all("#stats-body .stats-players thead th", "hs => hs.map(h => h.textContent)")
+    if family == "421":
+        assert not any(k.startswith("Record") for k in shown), shown
+        assert heads == ["Joueur", "Parties", "Victoires", "Taux de victoire",
+                         "Moyenne (jetons en fin de partie, moins c'est mieux)"]
+    else:
+        top = max(want["scores"].values())
+        holders = [n for n in want["names"] if want["scores"][n] == top]
+        assert shown["Record (points)"] == f"{stats.french_number(top)}, {', '.join(holders)}"
+        assert heads == ["Joueur", "Parties", "Victoires", "Taux de victoire",
+                         "Meilleur (points)", "Moyenne (points)"]
+    for name, cells in rows.items():
+        won = name in want["winners"]
+        assert cells[:3] == ["1", "1" if won else "0", "100\u00a0%" if won else "0\u00a0%"], cells
+        mine = stats.french_number(want["value"](want["scores"][name]))
+        assert cells[3:] == ([mine] if family == "421" else [mine, mine]), cells
     # A hostile name is text: in the table, the history and nowhere as markup.
     assert dialog.locator("img").count() == 0
     assert dialog.locator(".stats-games bdi.name", has_text=HOSTILE).count() >= 1

@@ -67,8 +67,13 @@ def test_the_figures_add_up_over_games_and_rulesets():
     assert s["highlights"] == {"Yams": 3}
     lea = next(p for p in s["players"] if p["name"] == "Léa")
     assert (lea["played"], lea["wins"], lea["best"], lea["average"]) == (2, 1, 300, 225)
+    assert lea["rate"] == 0.5
+    paul = next(p for p in s["players"] if p["name"] == "Paul")
+    assert (paul["average"], paul["rate"]) == (210, 0.5)  # each name's own mean, not the seats'
+    assert s["record"] == {"score": 300, "names": ["Léa"]}
     assert stats.summary(store, "yahtzee")["played"] == 1
     assert stats.summary(store, "421")["best"] == 0
+    assert stats.summary(store, "421")["record"] == {"score": 0, "names": ["Ordi"]}
     assert stats.summary(store, "linotte") is None
     assert [e["id"] for e in stats.recent(store, "yams")] == ["03" * 8, "02" * 8, "01" * 8]
     assert [e["game"] for e in stats.recent(store, "421")] == ["421"]
@@ -77,6 +82,7 @@ def test_the_figures_add_up_over_games_and_rulesets():
 def test_a_draw_is_a_win_for_each_tied_player():
     store = recorded(game("05" * 8, [10, 10], draw=True))
     assert [p["wins"] for p in stats.summary(store, "yams")["players"]] == [1, 1]
+    assert stats.summary(store, "yams")["record"] == {"score": 10, "names": ["J1", "J2"]}
     assert stats.recent(store, "yams")[0]["draw"] is True
 
 

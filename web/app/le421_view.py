@@ -52,6 +52,10 @@ def hand_id(state):
 class View(TrayView):
     # For the statistics (stats_view.py): a score is minus the tokens left, fewer is better.
     stats_unit = "jetons"
+    # Fewer tokens is better, and a winner always ends with none: the mean tokens left at the
+    # end is each player's figure; no best, no record.
+    stats_columns = ("average",)
+    stats_record = False
 
     def __init__(self, table):
         super().__init__(table)

@@ -317,15 +317,22 @@ def summary(store: dict, game: str) -> dict | None:
         return None
     players = [
         {"name": name, "played": p["played"], "wins": p["wins"], "best": p["best"],
-         "average": p["total"] / p["played"] if p["played"] else None}
+         "average": p["total"] / p["played"] if p["played"] else None,
+         "rate": p["wins"] / p["played"] if p["played"] else None}
         for name, p in data["players"].items()
     ]
     players.sort(key=lambda p: (-p["wins"], -p["played"], p["name"]))
+    bests = [p["best"] for p in players if p["best"] is not None]
+    record = None
+    if bests:  # a player's figure (scores are "higher is better": the 421's are minus tokens)
+        top = max(bests)
+        record = {"score": top, "names": [p["name"] for p in players if p["best"] == top]}
     return {
         "game": game,
         "played": data["played"],
         "best": data["best"],
         "average": data["total"] / data["count"] if data["count"] else None,
+        "record": record,
         "players": players,
         "highlights": dict(data["highlights"]),
         "chart": histogram(data["scores"]),

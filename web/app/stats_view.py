@@ -13,7 +13,10 @@ end screen as it is, with a note.
 View hooks (optional): `highlights(match)` → {label: count} for a finished game (e.g.
 {"Yams réalisés": 2}, summed over the games of a ruleset);
 `stats_value(score)` → the number a player reads for a game score (the 421 counts tokens,
-fewer is better: its scores are minus the tokens) and `stats_unit` (e.g. "jetons").
+fewer is better: its scores are minus the tokens) and `stats_unit` (e.g. "jetons");
+`stats_columns` and `stats_record` (view.py): each player's figures in the game's sense of
+better.  Every figure is a player's (a name's), never a mean over every seat: the headline
+is the record and who holds it; the chart alone shows every seat's scores, and says so.
 """
 
 
@@ -200,11 +203,14 @@ class StatsView:
         return stats.french_number(None if score is None else self._value(score))
 
     def _ruleset(self, section, game, summary, store):
-        unit = self.shell.view.stats_unit
+        view = self.shell.view
+        unit = view.stats_unit
         facts = el("dl", None, "stats-facts")
-        items = [("Parties jouées", str(summary["played"])),
-                 (f"Meilleur score ({unit})", self._fmt(summary["best"])),
-                 (f"Score moyen ({unit})", self._fmt(summary["average"]))]
+        items = [("Parties jouées", str(summary["played"]))]
+        record = summary["record"]
+        if record and view.stats_record:  # one player's best, never a mean of every seat
+            items.append((f"Record ({unit})",
+                          f"{self._fmt(record['score'])}, {', '.join(record['names'])}"))
         items += [(label, str(n)) for label, n in summary["highlights"].items()]
         for term, value in items:
             box = el("div")
@@ -216,15 +222,20 @@ class StatsView:
         table = el("table", None, "stats-players")
         table.appendChild(el("caption", f"Joueurs — {game.title}"))
         thead = el("thead")
-        thead.appendChild(row(("Joueur", "Parties", "Victoires", "Meilleur", "Moyenne"),
-                              tag="th", scope="col"))
+        heads = {"best": f"Meilleur ({unit})",
+                 "average": f"Moyenne ({unit})" if view.stats_record
+                 else f"Moyenne ({unit} en fin de partie, moins c'est mieux)"}
+        columns = [c for c in view.stats_columns if c in heads]
+        thead.appendChild(row(("Joueur", "Parties", "Victoires", "Taux de victoire")
+                              + tuple(heads[c] for c in columns), tag="th", scope="col"))
         table.appendChild(thead)
         tbody = el("tbody")
         for p in summary["players"]:
             cell = el("th", None, scope="row")
             cell.appendChild(el("bdi", p["name"], "name"))
-            tbody.appendChild(row((cell, str(p["played"]), str(p["wins"]), self._fmt(p["best"]),
-                                   self._fmt(p["average"]))))
+            rate = "—" if p["rate"] is None else f"{round(100 * p['rate'])}\u00a0%"
+            tbody.appendChild(row((cell, str(p["played"]), str(p["wins"]), rate)
+                                  + tuple(self._fmt(p[c]) for c in columns)))
         table.appendChild(tbody)
         # Scrolls sideways on a narrow phone; focusable, so the keyboard can scroll it too.
         wrap = el("div", None, "stats-scroll", tabindex="0", role="region",
@@ -238,7 +249,7 @@ class StatsView:
         """Bars of the score distribution; the figure's text (and a table) say the same."""
         bins = stats.histogram(values)
         figure = el("figure", None, "stats-chart")
-        label = (f"Répartition des {len(values)} derniers scores ({unit}) — {game.title}"
+        label = (f"Répartition des {len(values)} derniers scores ({unit}), tous joueurs — {game.title}"
                  if len(values) > 1 else f"Répartition des scores ({unit}) — {game.title}")
         caption = el("figcaption", label)
         words = "; ".join(f"{self._range(lo, hi)} : {n}" for lo, hi, n in bins)

@@ -23,6 +23,11 @@ class View:
     #: The unit the statistics count a score in, and `stats_value` turns a score into it
     #: (the 421: tokens left, fewer is better).
     stats_unit = "points"
+    #: The statistics' figures per player (stats_view.py), in this game's sense of better:
+    #: "best" (the best score) and "average" (the mean score) columns, and the site's record
+    #: ("Record : 377 points, Léa") when a best score means something.
+    stats_columns = ("best", "average")
+    stats_record = True
     #: The end screen offers "Analyse de la partie" (`analysis`).
     has_analysis = False
 

@@ -220,13 +220,13 @@ class StatsView:
         section.appendChild(facts)
         # Each name's line.
         table = el("table", None, "stats-players")
-        table.appendChild(el("caption", f"Joueurs — {game.title}"))
+        sense = (f"en {unit}" if view.stats_record
+                 else f"moyenne\u00a0: {unit} en fin de partie, moins c'est mieux")
+        table.appendChild(el("caption", f"Joueurs — {game.title} ({sense})"))
         thead = el("thead")
-        heads = {"best": f"Meilleur ({unit})",
-                 "average": f"Moyenne ({unit})" if view.stats_record
-                 else f"Moyenne ({unit} en fin de partie, moins c'est mieux)"}
+        heads = {"best": "Meilleur", "average": "Moyenne"}
         columns = [c for c in view.stats_columns if c in heads]
-        thead.appendChild(row(("Joueur", "Parties", "Victoires", "Taux de victoire")
+        thead.appendChild(row(("Joueur", "Parties", "Victoires", "Taux")
                               + tuple(heads[c] for c in columns), tag="th", scope="col"))
         table.appendChild(thead)
         tbody = el("tbody")

@@ -10,14 +10,16 @@ an illegal move with a name made of markup) give a French message and nothing el
 from __future__ import annotations
 
 import base64
+import json
+import random
 import zlib
 
 import pytest
 import replay  # web/app/replay.py: the links' format
 from harness import site
-from harness.pages import GAME_PAGES, GamePage, wait_ready
+from harness.pages import GAME_PAGES, GamePage, finished_record, wait_ready
 
-from pygames import FAMILIES
+from pygames import FAMILIES, load_match
 
 HOSTILE_NAME = '<img src=x onerror="window.hacked=1">'
 
@@ -101,6 +103,43 @@ def only_the_message(page, expected: str) -> str:
 def faces_drawn(page) -> list[int]:
     return page.eval_on_selector_all(
         "#dice .die", "ds => ds.map((d) => Number(d.dataset.face || 0))")
+
+
+def download_from_share(page, opener) -> dict:
+    """Partager (`opener`), then Télécharger la partie: the file's record."""
+    page.click(opener)
+    assert page.locator("#share").is_visible()
+    with page.expect_download() as info:
+        page.click("#share-download")
+    assert info.value.suggested_filename.endswith("-partie.json")
+    record = json.loads(open(info.value.path(), encoding="utf-8").read())
+    page.keyboard.press("Escape")
+    return record, info.value.path()
+
+
+@pytest.mark.warm
+@pytest.mark.parametrize("family", GAME_PAGES)
+def test_the_game_can_be_downloaded_at_any_time_and_taken_up_again(page, request_log, site_url, family):
+    """Télécharger la partie is offered always, in Partager (header and end screen), not
+    only when the browser cannot save; the file is the game as saved, and the setup's
+    "Reprendre une partie téléchargée" takes it up where it was (issue 20, item 6)."""
+    game = GamePage(page, site_url, family).open(fresh=True, seed="download")
+    game.start_game([("Léa", "human"), ("Paul", "human")])
+    game.play_random(3, random.Random(6))
+    assert page.locator("#save-trouble").is_hidden()  # saving works: the download is offered anyway
+    record, path = download_from_share(page, "#share-open")
+    assert record == game.record()
+    game.forget("match")
+    game.open(fresh=True)
+    page.set_input_files("#load-game", path)
+    page.wait_for_function("() => !document.getElementById('table').hidden")
+    assert game.record() == record
+    # A finished game, from its end screen.
+    game.store("match", finished_record(family, "download"))
+    game.open(seed="download")
+    page.wait_for_function("() => !document.getElementById('end').hidden")
+    record, _ = download_from_share(page, "#share-end")
+    assert record == game.record() and load_match(record).state.is_terminal()
 
 
 @pytest.mark.warm  # the player's page: the shared warm context (e2e/conftest.py)

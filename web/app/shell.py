@@ -227,6 +227,7 @@ class Shell:
         on(by_id("quit"), "click", self._on_quit)
         on(by_id("free-space"), "click", self._on_free_space)
         on(by_id("download-game"), "click", self._on_download)
+        on(by_id("share-download"), "click", self._on_download)  # offered always (Partager)
         on(by_id("load-game"), "change", self._on_load_file)
         advise, analyse = by_id("advise"), by_id("analyse")
         if advise:

@@ -227,6 +227,25 @@ def test_nouvelle_partie_mid_game_asks_with_the_sites_dialog(page, site_url, fam
     game.quit_to_setup()
 
 
+@pytest.mark.parametrize("family", [f for f in KEEPING if f != "421"])
+def test_no_die_is_said_kept_once_no_throw_is_left(page, site_url, family, request_log):
+    """After the turn's last throw a kept die is kept no more: not drawn pressed, not said
+    "gardé" (issue 20, item 12), and the turn is still the player's (a box, a cell)."""
+    game = open_game(page, site_url, family, "kept")
+    game.start_game([("Léa", "human"), ("Paul", "human")])
+    for n in (1, 2):
+        game.dice.roll()
+        game.dice.wait_throws(n)
+        game.dice.set_held({0})
+        assert "gardé" in page.get_attribute('#dice [data-die="0"]', "aria-label")
+    game.dice.roll()
+    game.dice.wait_throws(3)
+    assert current_name(page) == "Léa"
+    assert game.dice.held() == set()
+    labels = page.eval_on_selector_all("#dice [data-die]", "ds => ds.map(d => d.getAttribute('aria-label'))")
+    assert labels and not any("gardé" in label for label in labels), labels
+
+
 @pytest.mark.parametrize("family", GAME_PAGES)
 def test_no_disabled_roll_button_during_the_computer_s_turn(page, site_url, family, request_log):
     game = open_game(page, site_url, family, f"bot-{family}", pace=700)

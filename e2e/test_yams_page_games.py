@@ -150,3 +150,23 @@ def test_mobile_sheet_headers_stay_visible_when_scrolled(page, site_url, request
         return !(hit && th.contains(hit));
     })""")
     assert covered == [False, False, False], "sheet column headers hidden while scrolled"
+
+
+@pytest.mark.parametrize("ruleset", ["yams-boite", "yams"])
+def test_a_zero_the_boite_refuses_says_why(page, site_url, request_log, ruleset):
+    """The Boîte à jeux writes a 0 only when no box would score: its boxes at 0 are closed,
+    and the hint and their title say why (issue 20, item 12); the full sheet leaves them open."""
+    game = GamePage(page, site_url).open(fresh=True, seed="zero-why")
+    game.start_game([("Alice", "human")], ruleset=ruleset)
+    game.dice.roll()
+    game.dice.wait_throws(1)
+    zeros = page.locator("#table button.box.zero")
+    assert zeros.count() > 0  # a first throw leaves some box at 0 (a Yam at least, here)
+    hint = page.text_content("#hint")
+    closed = zeros.evaluate_all("bs => bs.map(b => [b.disabled, b.title])")
+    if ruleset == "yams-boite":
+        assert "Un\u00a00 seulement si aucune case ne marque" in hint, hint
+        assert all(d and t == "Un 0 seulement si aucune case ne marque" for d, t in closed), closed
+    else:
+        assert "seulement" not in hint, hint
+        assert not any(d for d, _ in closed), closed

@@ -195,6 +195,8 @@ class View(TrayView):
             aria_label=f"Inscrire {pts} en {label}",
         )
         button.disabled = not legal
+        if not legal:
+            button.title = "Un 0 seulement si aucune case ne marque"
         td.appendChild(button)
 
     def draw(self, state, current):
@@ -278,11 +280,23 @@ class View(TrayView):
         if state.rolls == 0:
             return "Lancez les dés (Espace ou Entrée)."
         joker = " Yam joker : il compte pleine valeur en bas." if state.joker_active() else ""
+        joker += self._refused_zero(state)
         if state.rolls >= ROLLS:
             return "Choisissez une case sur la feuille." + joker
         if len(self.tray.held) == 5:
             return "Relâchez au moins un dé pour relancer, ou choisissez une case."
         return "Touchez les dés à garder (1 à 5), relancez, ou choisissez une case." + joker
+
+    @staticmethod
+    def _refused_zero(state):
+        """Why the boxes that would score 0 are closed (the Boîte à jeux's forced scoring)."""
+        if not state.rules.forced_scoring or state.rolls == 0:
+            return ""
+        legal = set(state.scorable())
+        if any(b not in legal for b in state.potential()):
+            return (" Un\u00a00 seulement si aucune case ne marque\u00a0: les cases à\u00a00 "
+                    "sont fermées tant qu'une autre marque.")
+        return ""
 
     # --- the advisor and the analysis ------------------------------------------------
 

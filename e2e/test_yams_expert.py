@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from harness.pages import GamePage
 from harness.site import WEB
@@ -119,6 +121,12 @@ def test_analysis_after_a_game_lists_each_player(page, site_url, request_log):
         assert page.locator(f"#analysis .review:nth-child({i}) .review-table tr").count() == 14
     assert page.locator("#analysis .review:nth-child(1) tr.stray").count() > 0
     assert page.locator("#analysis .review:nth-child(2) tr.stray").count() == 0
+    # Each better choice says which roll of the turn it was on (the same dice can come twice).
+    best = page.eval_on_selector_all("#analysis .review tr.stray td:nth-child(3)",
+                                     "tds => tds.map(td => td.textContent)")
+    for text in best:
+        choices = text.split("; ")
+        assert all(re.search(r"\(lancer\u00a0[123], dés \d", c) for c in choices), text
     # On a phone, no list of dice is cut across two lines.
     for width in (320, 360):
         page.set_viewport_size({"width": width, "height": 740})

@@ -351,8 +351,9 @@ class View(TrayView):
             for review in mine:
                 played = " → ".join(self._notation_fr(state, d.played) for d in review.decisions)
                 strays = [d for d in review.decisions if d.loss >= 0.05]
-                best = "; ".join(
-                    f"{self._notation_fr(state, d.best)} (dés {NBSP.join(map(str, d.dice))})" for d in strays
+                best = "; ".join(  # the roll says which of the turn's choices it was
+                    f"{self._notation_fr(state, d.best)} (lancer\u00a0{d.roll}, dés "
+                    f"{NBSP.join(map(str, d.dice))})" for d in strays
                 )
                 loss = points(review.loss) if review.loss >= 0.05 else "0"
                 table.appendChild(row((str(review.turn), played, best or "—", loss),

@@ -355,3 +355,35 @@ def test_the_tables_are_fetched_once_a_game_is_set_up(page, site_url, family, re
     with page.expect_response(lambda r: r.url.endswith(f"tables/{name}.bin"), timeout=60_000) as got:
         game.start()
     assert got.value.ok
+
+
+# --- the expert without its tables -----------------------------------------------------------
+
+TABLED = [f for f in GAME_PAGES if FAMILIES[f].game_tables(FAMILIES[f].games[0], {})]
+
+
+@pytest.mark.parametrize("family", TABLED)
+def test_an_expert_without_its_tables_says_it_plays_simpler(new_context, site_url, family):
+    """Offline with the tables never cached (here: their requests fail, no service worker),
+    the expert plays as the simple player: its badge says so, on the table, and the hint
+    does not stay on "Chargement des tables…" while the advisor says they failed
+    (issue 20, item 8)."""
+    context = new_context(service_workers="block")
+    page = context.new_page()
+    page.route("**/tables/**", lambda route: route.abort())
+    game = GamePage(page, site_url, family).open(fresh=True, seed="no-tables", pace=0)
+    game.listen_live()
+    game.start_game([("Ordi", "expert"), ("Léa", "human")],
+                    fields=paper_start(1) if family == "421" else
+                    {"#paper-start": True, "#paper-first": "0"} if family == "de-landais" else None)
+    page.wait_for_function("""() => [...document.querySelectorAll('#table .bot[data-seat="expert"]')]
+        .some(b => b.textContent.includes('expert, joue en facile'))""", timeout=30_000)
+    assert any("L'ordinateur joue en mode facile" in t for t in game.announced())
+    game.wait_person_or_end()
+    assert "Chargement" not in page.text_content("#hint")
+    assert len(game.record()["actions"]) > 0  # the computer did play
+    page.click("#advise")
+    page.wait_for_function("() => document.getElementById('advice').textContent.includes('pas pu être chargées')")
+    assert "Chargement" not in page.text_content("#hint"), page.text_content("#hint")
+    badges = page.eval_on_selector_all('#table .bot[data-seat="expert"]', "bs => bs.map(b => b.textContent)")
+    assert badges and all("joue en facile" in b for b in badges), badges

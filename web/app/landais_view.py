@@ -352,7 +352,7 @@ class View(TrayView):
             head.appendChild(el("span", "▶", "mark", aria_hidden="true"))
             head.appendChild(el("span", player.name, "name"))
             if player.is_computer:
-                head.appendChild(el("span", "expert" if player.seat == "expert" else "ordi", "bot"))
+                head.appendChild(self.table.seat_badge(player))
             manches = el("span", "", "manches")
             head.appendChild(manches)
             status = el("span", "", "status")

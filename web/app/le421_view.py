@@ -295,7 +295,7 @@ class View(TrayView):
             name.appendChild(el("span", "▶ ", "mark", aria_hidden="true"))
             name.appendChild(el("span", player.name, "name"))
             if player.is_computer:
-                name.appendChild(el("span", "expert" if player.seat == "expert" else "ordi", "bot"))
+                name.appendChild(self.table.seat_badge(player))
             name.appendChild(el("span", "", "status"))
             tokens = el("td", None, "tokens")
             coins = el("span", None, "coins", aria_hidden="true")

@@ -294,7 +294,7 @@ class View(TrayView):
             head.appendChild(el("span", player.name, "name"))
             head.appendChild(el("span", f" ({MARKS[p]} pions {SHAPES[p]}s)", "sr-only"))
             if player.is_computer:
-                head.appendChild(el("span", "expert" if player.seat == "expert" else "ordi", "bot"))
+                head.appendChild(self.table.seat_badge(player))
             turn = el("span", "", "turn")
             head.appendChild(turn)
             item.appendChild(head)

@@ -51,7 +51,7 @@ from guard import (
 from pyscript import document, fetch, window
 from stats import STATS_KEY
 from stats_view import StatsView
-from table import Table
+from table import Table, bot_badge_text
 from table_tools import TableTools
 from tabs import Drive
 
@@ -87,6 +87,7 @@ class Shell:
         self.bots_running = None
         self.tables = {}  # tables name -> the task that loads them (awaited by every user)
         self.bot_players = {}
+        self.downgraded = set()  # seats playing a simpler level than their own (see _downgrade)
         self.embed = None  # the embed page's EmbedConfig (see _embed_start)
         self.store_key = f"pygames:{family_id}:match"
         self.setup_key = f"pygames:{family_id}:setup"
@@ -201,6 +202,7 @@ class Shell:
         self.match = match
         self.bots = {i: p.seat for i, p in enumerate(match.players) if p.is_computer}
         self.bot_players = {}
+        self.downgraded = set()  # seats playing a simpler level (the expert without its tables)
         self.view.adopt(match)
         self.tools.adopt(match)
         self.update_rules_panel(match.game, match.options)
@@ -589,8 +591,16 @@ class Shell:
                         raise
                     self.announce(f"{err} L'ordinateur joue en mode facile.")
                     level = fallback
+                    self._downgrade(seat)
             self.bot_players[seat] = bot_for(self.match.game, level, tables)
         return self.bot_players[seat]
+
+    def _downgrade(self, seat):
+        """Say on the table, beside each such player's name, that this seat plays simpler."""
+        self.downgraded.add(seat)
+        for badge in document.querySelectorAll(f'#table .bot[data-seat="{seat}"]'):
+            text = bot_badge_text(seat, True)
+            badge.textContent = f" ({text})" if badge.hasAttribute("data-paren") else text
 
     async def load_tables(self, quiet=False):
         """The solved tables of this game's rules and options, fetched once: callers at the
@@ -605,6 +615,8 @@ class Shell:
             return await self.tables[name]
         except GameError:
             self.tables.pop(name, None)  # the next call tries again
+            if not quiet and self.match is not None:  # "Chargement des tables…" no more
+                self.hint(self.view.hint_text())
             raise
 
     @staticmethod

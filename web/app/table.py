@@ -11,7 +11,7 @@ setup, saves, the computer's loop, undo, replays, statistics — is the shell's.
 
 from __future__ import annotations
 
-from dom import spawn
+from dom import el, spawn
 
 
 class Task:
@@ -58,6 +58,16 @@ class Table:
 
     def persons(self) -> list[int]:
         return [p for p in range(len(self.players)) if self.is_person(p)]
+
+    def seat_badge(self, player, parenthesised: bool = False):
+        """The badge beside a computer player's name: "expert" or "ordi", or, when the
+        expert's tables could not be had (offline, never cached), what it really plays:
+        "expert, joue en facile".  The shell rewrites it (``data-seat``) if that happens
+        during the game."""
+        seat = player.seat
+        text = bot_badge_text(seat, seat in self._shell.downgraded)
+        return el("span", f" ({text})" if parenthesised else text, "bot", data_seat=seat,
+                  data_paren="1" if parenthesised else None)
 
     @property
     def to_move(self):
@@ -117,3 +127,9 @@ class Table:
 
         spawn(run())
         return handle
+
+
+def bot_badge_text(seat: str, downgraded: bool = False) -> str:
+    if seat == "expert":
+        return "expert, joue en facile" if downgraded else "expert"
+    return "ordi"

@@ -121,7 +121,7 @@ class View(TrayView):
             th = el("th", None, scope="col", title=p.name)
             th.appendChild(el("span", p.name, "name"))
             if p.is_computer:
-                th.appendChild(el("span", " (expert)" if p.seat == "expert" else " (ordi)", "bot"))
+                th.appendChild(self.table.seat_badge(p, parenthesised=True))
             head.appendChild(th)
             self.heads.append(th)
         self.cells, self.cell_cache = {}, {}

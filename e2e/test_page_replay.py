@@ -210,8 +210,37 @@ def test_a_shared_replay_opens_read_only_in_a_new_context(page, request_log, pag
     visitor.click("#replay-play")
     assert "Lecture" in visitor.text_content("#replay-play")
     paused = position(visitor)
-    visitor.wait_for_timeout(600)  # longer than a step of the automatic play at this pace
+    visitor.wait_for_timeout(1300)  # longer than a step of the automatic play at its speed
     assert position(visitor) == paused
+    # The arrows step with the focus on a replay button too, as the hint says (issue 20,
+    # item 7); a 421 replay's Charge auto is not offered (nothing plays in a replay).
+    visitor.click("#replay-first")
+    visitor.click("#replay-next")
+    assert visitor.evaluate("document.activeElement.id") == "replay-next"
+    visitor.keyboard.press("ArrowRight")
+    assert position(visitor) == f"coup 2 / {last}"
+    visitor.keyboard.press("ArrowLeft")
+    assert position(visitor) == f"coup 1 / {last}"
+    if family == "421":
+        visitor.click("#replay-first")
+        auto = visitor.locator("#auto-charge")
+        assert auto.is_hidden() or auto.is_disabled()
+    # Lecture's speed: très rapide plays several steps a second, lente one in two seconds.
+    speed = visitor.get_by_label("Vitesse de la lecture", exact=True)
+    assert speed.input_value() == "normale"
+    speed.select_option("tres-rapide")
+    if visitor.locator("#replay-first").is_enabled():
+        visitor.click("#replay-first")
+    visitor.click("#replay-play")
+    visitor.wait_for_function(
+        "(n) => Number(document.getElementById('replay-pos').textContent.split(' ')[1]) >= n",
+        arg=min(last, 6), timeout=4_000)
+    speed.select_option("lente")
+    at = int(position(visitor).split()[1])
+    visitor.wait_for_timeout(1000)
+    assert int(position(visitor).split()[1]) - at <= 1
+    visitor.click("#replay-play")  # pause
+    assert "Lecture" in visitor.text_content("#replay-play")
 
     # The visitor's own game was never touched, and comes back without the fragment.
     assert stored(watched) == own

@@ -128,6 +128,17 @@ Storage.prototype.setItem = function (k, v) {
 """
 
 
+def settled(tab, still_ms=1500):
+    """The tab's count of saves once it has not changed for `still_ms`."""
+    count = saves(tab)
+    while True:
+        tab.page.wait_for_timeout(still_ms)
+        now = saves(tab)
+        if now == count:
+            return count
+        count = now
+
+
 def saves(game: GamePage) -> int:
     """How many times this tab has saved the game since it opened."""
     return game.page.evaluate("window.__saves")
@@ -149,8 +160,9 @@ def test_one_tab_plays_the_computer_and_the_other_takes_over_when_it_closes(
     a.page.wait_for_function("() => window.__saves >= 3")
     b.open(seed="drive", pace=300)  # the newest tab plays the computer's turns
     b.page.wait_for_function("() => window.__saves >= 1")
-    quiet = saves(a)
-    b.page.wait_for_function("() => window.__saves >= 4")
+    quiet = settled(a)  # a move a was playing as b took over may still land: then nothing
+    start = saves(b)
+    b.page.wait_for_function("(n) => window.__saves >= n", arg=start + 3)
     assert saves(a) == quiet, "the following tab played too"
     seen = b.actions()
     assert a.actions() >= seen - 1  # it follows

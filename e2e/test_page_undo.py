@@ -132,7 +132,7 @@ def test_undo_in_the_computers_pause_and_not_after_it_played(page, site_url, fam
                                    next_is_other=True)
     n = len(record["actions"])
     # A slow computer: Léa takes her decision back during its pause; its move never comes.
-    game = start_at(page, site_url, family, record, pace="2500")
+    game = start_at(page, site_url, family, record, pace="4000")
     drawn = table_text(page)
     decision = pick(game, undoable)
     game.click_action(decision)
@@ -140,7 +140,7 @@ def test_undo_in_the_computers_pause_and_not_after_it_played(page, site_url, fam
     page.click("#undo")
     game.wait_actions(n)
     assert table_text(page) == drawn
-    page.wait_for_timeout(3000)  # longer than the computer's pause: checks that nothing comes
+    page.wait_for_timeout(4500)  # longer than the computer's pause: checks that nothing comes
     assert game.record() == record
     assert decision in game.visible_actions()  # still Léa's decision to take
     # A quick computer: once it has played, Léa's decision stands.

@@ -226,6 +226,7 @@ class View(TrayView):
         match = self.match
         state = match.state if match else None
         return (state is not None and not state.is_terminal() and not state.decharge
+                and not self.table.replaying  # a replay is read-only: nothing plays
                 and any(self.table.is_person(p) for p in state.round_order))
 
     @property
@@ -233,7 +234,7 @@ class View(TrayView):
         return self.auto is not None and self.auto.running
 
     def auto_charge(self):
-        if self._auto_running or not self._auto_possible() or self.table.replaying:
+        if self._auto_running or not self._auto_possible():
             return
         self.auto = self.table.task(self._auto_loop)
         self.render()

@@ -24,6 +24,8 @@ from replay import ReplayError, from_fragment, link, load
 from pygames.messages import Name, plain, render
 
 MIN_DELAY = 0.1  # seconds between two steps of the automatic play, at the fastest
+#: The Lecture's speeds (the select beside it): seconds per step.
+LECTURE_S = {"lente": 2.0, "normale": 1.0, "rapide": 0.4, "tres-rapide": 0.15}
 DELAY_FACTOR = 1.5  # times the computer's pace (0.65 s by default: about a second a step)
 
 
@@ -127,6 +129,10 @@ class ReplayView:
 
     @property
     def delay(self):
+        speed = by_id("replay-speed")
+        value = speed.value if speed else ""
+        if value in LECTURE_S:
+            return LECTURE_S[value]
         return max(MIN_DELAY, self.shell.pace * DELAY_FACTOR)
 
     def start(self):
@@ -233,8 +239,10 @@ class ReplayView:
     def on_key(self, event):
         """← → step, Début/Fin (Home/End) go to either end; not when focus is on a control
         (a button, a link or a field handles its own keys)."""
-        if self.replay is None or event.target.closest("button, a, input, select, textarea, summary"):
-            return
+        target = event.target
+        if self.replay is None or (target.closest("button, a, input, select, textarea, summary")
+                                   and not target.closest(".replay-controls button")):
+            return  # the replay's own buttons leave the arrows to it (their hint says so)
         moves = {
             "ArrowLeft": lambda: self.go(self.k - 1),
             "ArrowRight": lambda: self.go(self.k + 1),

@@ -3,16 +3,22 @@ the board drawn (pawns, highlighted cells, scoring lines, points, pawns left, di
 checked against the engine's state replayed from the record saved in localStorage;
 keyboard play (roll with Space, keep with 1–5, arrows and Enter to place, P to pass);
 a reload after an appel (the named target, the dice and the kept dice resume exactly);
-no horizontal scrolling at 320 and 360 px; the embed page; screenshots at 320, 360,
-1280 px wide and 740×360."""
+no horizontal scrolling at 320 and 360 px; the embed page; the keyboard focus on a cell
+unlike the last pawn's mark; the end screen's scoring runs under each player's points;
+the cells' words readable at 320 px; screenshots at 320, 360, 1280 px wide and 740×360."""
 
 from __future__ import annotations
 
 import pytest
 from harness.linotte import best_cell, check_table, human_move, keep_places, play_until, read, wait_human_or_end
-from harness.pages import LANDSCAPE, PHONE_320, PHONE_360, GamePage, no_sideways_scroll, open_embedded
+from harness.pages import LANDSCAPE, PHONE_320, PHONE_360, GamePage, no_sideways_scroll, open_embedded, wait_ready
 
+from pygames import FAMILIES, DiceSampler, Match, Player
+from pygames.core import play_out
 from pygames.linotte import PAWNS, Announce, Pass, Place, Roll, cell_name
+from pygames.linotte.bots import MediumBot
+from pygames.linotte.messages import run_text
+from pygames.messages import text as words
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
@@ -213,3 +219,119 @@ def test_embed_page(page, site_url, request_log, screenshot):
     assert any(isinstance(a, (Place, Pass)) for a in match.history)
     assert match.state.player == 0 or match.state.is_terminal()
     screenshot(page, "linotte_embed")
+
+
+#: How a cell is marked: its outline (the keyboard focus) and its dog-ear (the last pawn).
+MARKS_JS = """(i) => {
+  const cell = document.querySelector(`#board .cell[data-cell="${i}"]`);
+  const cs = getComputedStyle(cell), ear = cell.querySelector('.last-mark');
+  const es = ear ? getComputedStyle(ear) : null;
+  return {focused: document.activeElement === cell, last: cell.classList.contains('last'),
+          outline: cs.outlineStyle, outlineWidth: parseFloat(cs.outlineWidth),
+          border: cs.borderTopColor, ear: es ? es.display : 'none', earFill: es ? es.backgroundColor : null};
+}"""
+
+
+def tab_to_board(page) -> int:
+    """Tab from nowhere until the focus is on a board cell; that cell."""
+    page.evaluate("document.activeElement.blur()")
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.cell !== undefined"):
+            return int(page.evaluate("document.activeElement.dataset.cell"))
+    raise AssertionError("Tab never reached the board")
+
+
+def test_focus_is_unlike_the_last_pawn_mark(page, site_url, request_log, screenshot):
+    """Issue 20, item 15: the focus ring on a cell looked like the last move's frame.  The
+    focus is an outline around the cell; the last pawn has a dark corner and no ring."""
+    page.set_viewport_size(PHONE_360)
+    game = GamePage(page, site_url, "linotte").open(fresh=True, seed="e2e-linotte-focus")
+    game.fill_setup([("Léa", "human"), ("Robot", "simple")])
+    game.start()
+    for _ in range(200):  # until Léa may place a pawn, the computer's pawn placed last
+        assert wait_human_or_end(page)
+        match = game.replay()
+        placed = [a.cell for a in match.history if isinstance(a, Place)]
+        if match.state.placeable_cells() and placed and match.state.board[placed[-1]] == 1:
+            break
+        human_move(game, match.state)
+    else:
+        raise AssertionError("never a placement after the computer's")
+    last = placed[-1]
+    here = tab_to_board(page)
+    if here == last:
+        page.keyboard.press("ArrowRight")
+        here = int(page.evaluate("document.activeElement.dataset.cell"))
+    focused, marked = page.evaluate(MARKS_JS, here), page.evaluate(MARKS_JS, last)
+    assert focused["focused"] and not focused["last"] and marked["last"] and not marked["focused"]
+    # The focus: a ring (a solid outline of 3px or more), no dog-ear.
+    assert focused["outline"] == "solid" and focused["outlineWidth"] >= 3, focused
+    assert focused["ear"] == "none"
+    # The last pawn: a dog-ear, no outline, no border of its own.
+    assert marked["outline"] == "none" and marked["ear"] == "block", marked
+    assert marked["border"] == "rgba(0, 0, 0, 0)"
+    screenshot(page, "linotte_360_focus_and_last", full_page=False)
+    # On the last pawn's cell, the focus adds its ring to the dog-ear.
+    (r0, c0), (r1, c1) = divmod(here, 5), divmod(last, 5)
+    for _ in range((c1 - c0) % 5):
+        page.keyboard.press("ArrowRight")
+    for _ in range((r1 - r0) % 5):
+        page.keyboard.press("ArrowDown")
+    both = page.evaluate(MARKS_JS, last)
+    assert both["focused"] and both["outline"] == "solid" and both["ear"] == "block", both
+    label = page.evaluate(f"document.querySelector('#board .cell[data-cell=\"{last}\"]').ariaLabel")
+    assert label.endswith(", dernier pion posé"), label
+
+
+def finished_with_runs() -> Match:
+    """A finished game with runs for both players (the medium player plays both sides)."""
+    game = FAMILIES["linotte"].games[0]
+    players = [Player("Léa", "human"), Player("Robot", "simple")]
+    match = play_out(Match(game, players, None, DiceSampler("end-runs-2")), MediumBot())
+    assert {r.player for r in match.state.scoring_runs()} == {0, 1}
+    return match
+
+
+def test_end_screen_lists_the_runs_that_scored(page, site_url, request_log, screenshot):
+    """Issue 20, item 15: the end screen gave the totals only; each player's runs are listed
+    under his points, by their end cells as the board names them ("B2–E2 : 2 points")."""
+    page.set_viewport_size(PHONE_360)
+    match = finished_with_runs()
+    game = GamePage(page, site_url, "linotte")
+    game.at_origin()
+    game.store("match", {"record": match.to_record(), "finished": True})
+    game.open(seed="e2e-linotte-end")
+    wait_ready(page)
+    page.wait_for_function("() => !document.getElementById('end').hidden")
+    shown = dict(page.evaluate("""() => [...document.querySelectorAll('#ranking > li')].map(li => [
+        li.querySelector('.name').textContent,
+        [...li.querySelectorAll('.score-line')].map(s => s.textContent)])"""))
+    state = match.state
+    assert shown == {name: [words(run_text(r)) for r in state.scoring_runs(p)]
+                     for p, name in enumerate(match.names)}
+    for p, name in enumerate(match.names):  # they add up to the points shown beside them
+        assert sum(int(line.split("\u00a0: ")[1].split()[0]) for line in shown[name]) == state.scores()[p]
+    # Read aloud as a list: the runs apart from each other.
+    item = page.locator("#ranking > li").first.text_content()
+    assert " ; " in item
+    screenshot(page, "linotte_360_end_runs")
+
+
+def test_cell_words_are_readable_at_320(page, site_url, request_log, screenshot):
+    """Issue 20, item 15: the words under a cell's name were about 9 px at 320 px."""
+    page.set_viewport_size(PHONE_320)
+    game = GamePage(page, site_url, "linotte").open(fresh=True, seed="e2e-linotte-320")
+    game.fill_setup([("Léa", "human"), ("Robot", "simple")])
+    game.start()
+    subs = page.evaluate("""() => [...document.querySelectorAll('#board .face .sub')]
+        .filter(s => s.checkVisibility()).map(s => {
+          const box = s.getBoundingClientRect(), cell = s.closest('.cell').getBoundingClientRect();
+          return {text: s.textContent, size: parseFloat(getComputedStyle(s).fontSize),
+                  inside: box.left >= cell.left - 0.5 && box.right <= cell.right + 0.5
+                          && box.top >= cell.top - 0.5 && box.bottom <= cell.bottom + 0.5};
+        })""")
+    assert len(subs) >= 8, subs  # suite, 4 pareils, ≤ 8, 5 pareils, 1er lancer, annoncé...
+    assert all(s["size"] >= 11 for s in subs), subs
+    assert all(s["inside"] for s in subs), subs  # whole inside their cell, not cut
+    screenshot(page, "linotte_320_cells", full_page=False)

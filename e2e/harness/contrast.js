@@ -24,6 +24,7 @@
     ".linotte .pawn", ".die[aria-pressed='true']", ".die[data-face='0']", ".roll-count i",
     ".choice:has(input:checked)", ".sheet td .box:not(:disabled)", ".track-row.current",
     ".sound-switch[aria-pressed='true']", ".coin", ".bar .fill", ".bar .ghost",
+    ".linotte .cell.last .last-mark",
   ];
   const failures = [];
   const checked = {text: 0, large: 0, symbol: 0, state: 0};

@@ -20,6 +20,7 @@ from .rules import (
     Passed,
     PawnPlaced,
     PointsGained,
+    Run,
     TwelfthPawn,
     cell_name,
     describe_dice,
@@ -87,6 +88,8 @@ register({
     "linotte.ev.points": "+{gained}, total {total}",
     "linotte.ev.five": "cinq pions alignés : fin de la partie",
     "linotte.ev.twelfth": "douzième pion posé : fin de la partie",
+    # a run that scores, as the end screen lists it
+    "linotte.run": "{first}–{last}\u00a0: {points}",
     "linotte.outcome.five": "{player} aligne cinq pions et gagne (règles Yam Master).",
     "count.pawns": ("{n} pion", "{n} pions"),
     # the terminal's board
@@ -118,6 +121,12 @@ def event(fact) -> Msg:
         return Msg("linotte.ev.five")
     assert isinstance(fact, TwelfthPawn), fact
     return Msg("linotte.ev.twelfth")
+
+
+def run_text(run: Run) -> Msg:
+    """A run that scores, by its end cells as the board names them: "B1–E1 : 2 points"."""
+    return Msg("linotte.run", first=cell_name(run.cells[0]), last=cell_name(run.cells[-1]),
+               points=Msg("count.points", n=run.points))
 
 
 def events(state: LinotteState) -> list[Msg]:

@@ -41,7 +41,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
 from ..core import (
     CHANCE,
@@ -68,7 +68,7 @@ __all__ = [
     "Announce", "AppelAnnounced", "AppelMissed", "BOARD", "CELLS", "DEFI", "DICE", "EMPTY",
     "FIVES", "FiveInARow", "GAMES", "LINES", "LineMade", "Linotte", "LinotteState", "MAJEURES",
     "MAJEURE_WORDS", "PAWNS", "Pass", "Passed", "PawnPlaced", "Place", "PointsGained", "ROLLS",
-    "Roll", "Rules", "SIZE", "TwelfthPawn", "WINDOWS", "WINDOWS_OF_CELL", "cell_index",
+    "Roll", "Rules", "Run", "SIZE", "TwelfthPawn", "WINDOWS", "WINDOWS_OF_CELL", "cell_index",
     "cell_name", "combinations", "describe_dice", "kind_label", "made_by_kept", "majeures", "runs",
     "shows", "unaccented", "window_points",
 ]
@@ -273,7 +273,19 @@ def window_points(board: Sequence[int], players: int = 2) -> list[int]:
     return points
 
 
-def runs(board: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+class Run(NamedTuple):
+    """A maximal run of 3 pawns or more on a line: its player, its cells in line order, and
+    the points it scores (3 pawns 1, 4 pawns 2, 5 pawns 3)."""
+
+    player: int
+    cells: tuple[int, ...]
+
+    @property
+    def points(self) -> int:
+        return len(self.cells) - 2
+
+
+def runs(board: Sequence[int]) -> list[Run]:
     """Every maximal run of 3 pawns or more on a line: (player, its cells in line order)."""
     found = []
     for line in LINES:
@@ -284,7 +296,7 @@ def runs(board: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
             while j < len(line) and board[line[j]] == p:
                 j += 1
             if p != EMPTY and j - i >= 3:
-                found.append((p, line[i:j]))
+                found.append(Run(p, line[i:j]))
             i = j
     return found
 
@@ -472,9 +484,10 @@ class LinotteState(CupState, State):
     def pawns_left(self) -> list[int]:
         return [PAWNS - n for n in self.pawns_placed()]
 
-    def scoring_runs(self) -> list[tuple[int, tuple[int, ...]]]:
-        """Every run that scores: (player, cells in line order), to draw a line through."""
-        return runs(self.board)
+    def scoring_runs(self, player: int | None = None) -> list[Run]:
+        """Every run that scores (`player`'s only, if given): (player, cells in line order),
+        to draw a line through; its `points`."""
+        return [r for r in runs(self.board) if player is None or r.player == player]
 
     def combinations(self) -> tuple[str, ...]:
         """The cell kinds the dice on the table show (no sec/appel)."""

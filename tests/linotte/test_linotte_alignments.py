@@ -80,3 +80,29 @@ def test_windows_count_the_runs(cells):
 def test_every_cell_lies_on_lines():
     assert all(any(c in line for line in LINES) for c in range(25))
     assert sum(cell_index("c3") in line for line in LINES) == 4
+
+
+def test_runs_are_facts_with_their_points_and_words():
+    """Issue 20, item 15: the end screen lists the runs that scored, by their end cells."""
+    from pygames.linotte.messages import run_text
+    from pygames.messages import text
+
+    b = board(".AAAA", "B....", "B....", "B....", ".....")
+    found = runs(b)
+    assert [(r.player, r.cells, r.points) for r in found] == [
+        (0, (1, 2, 3, 4), 2), (1, (5, 10, 15), 1)]
+    assert [text(run_text(r)) for r in found] == ["B1–E1\u00a0: 2 points", "A2–A4\u00a0: 1 point"]
+
+
+@given(st.lists(st.sampled_from([0, 1, EMPTY]), min_size=25, max_size=25))
+def test_each_players_runs_add_up_to_his_points(cells):
+    from pygames.core import Player, replace
+    from pygames.linotte import GAMES
+
+    game = GAMES[0]
+    state = replace(game.new_state([Player("A", "human"), Player("B", "human")], {}),
+                    board=tuple(cells))
+    for p in (0, 1):
+        mine = state.scoring_runs(p)
+        assert all(r.player == p for r in mine)
+        assert sum(r.points for r in mine) == state.scores()[p]

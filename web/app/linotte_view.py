@@ -32,6 +32,7 @@ from pygames.linotte import (
     kind_label,
 )
 from pygames.linotte.messages import events as move_events
+from pygames.linotte.messages import run_text
 from pygames.messages import Name, de
 from pygames.messages import text as words
 
@@ -128,6 +129,10 @@ class View(TrayView):
 
     def score_text(self, player, score):
         return plural(score, "point")
+
+    def score_lines(self, player):
+        """The end screen: the runs that scored for `player`, by their end cells."""
+        return [words(run_text(run)) for run in self.match.state.scoring_runs(player)]
 
     def moved(self, before, action, after):
         self.tray.thrown(before, action)
@@ -280,6 +285,7 @@ class View(TrayView):
                     face.appendChild(el("span", sub, "sub"))
             cell.appendChild(face)
             cell.appendChild(el("span", None, "pawn", aria_hidden="true"))
+            cell.appendChild(el("span", None, "last-mark", aria_hidden="true"))
             board.appendChild(cell)
             self.cells.append(cell)
 
@@ -361,6 +367,8 @@ class View(TrayView):
                 text += f", pion {MARKS[owner]} {de(names[owner])}"
                 if i in in_run:
                     text += ", aligné"
+                if i == self.last_cell:
+                    text += ", dernier pion posé"
             elif i in placeable:
                 text += ", posable (" + words(state.why_cell(i)) + ")"
             else:

@@ -305,6 +305,14 @@ class Shell:
                 item.appendChild(el("span", self.view.score_text(p, scores[p]), "score"))
                 if len(group) > 1:
                     item.appendChild(el("span", " (ex aequo)"))
+                lines = self.view.score_lines(p)
+                if lines:  # one line each (not a list: the ranking's items stay its players)
+                    box = el("span", None, "score-lines")
+                    for n, line in enumerate(lines):
+                        if n:
+                            box.appendChild(el("span", " ; ", "sr-only"))
+                        box.appendChild(el("span", line, "score-line"))
+                    item.appendChild(box)
                 ranking.appendChild(item)
         names = [Name(players[p].name) for p in outcome.winners]
         reason = render(self.family.text.reason(outcome, match.names))

@@ -137,6 +137,11 @@ class View:
         """A player's score as the end screen says it."""
         return str(score)
 
+    def score_lines(self, player: int) -> list:
+        """What earned a player's score, one line each, listed under it on the end screen
+        (the Linotte: the runs that scored, "B1–E1 : 2 points"): texts."""
+        return []
+
     def on_key(self, event) -> None:
         """A key the table may use (never one a focused control or field takes)."""
 

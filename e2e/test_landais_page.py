@@ -3,12 +3,15 @@ sealed points drawn on every track checked against the record saved in localStor
 replayed by `pygames`; a game taken up from paper (the seed's example scores, four
 players); a reload in the middle of a series (the floating points resume exactly); the
 Conseil panel (both chances, as `pygames.landais.bots.advise` gives them); keyboard-only play;
-the embed page; screenshots at 320, 360, 1280 px wide and 740×360."""
+the embed page; the journal of the series and the last series over, kept after a
+computer's series at the normal speed and after a reload; no emoji on the page (a tir's
+mark included); screenshots at 320, 360, 1280 px wide and 740×360."""
 
 from __future__ import annotations
 
 import pytest
 from harness.landais import (
+    check_journal,
     check_table,
     fmt,
     human_move,
@@ -23,7 +26,7 @@ from harness.pages import DESKTOP, LANDSCAPE, PHONE_320, PHONE_360, GamePage, no
 from pygames import GAMES
 from pygames.cli import read_tables
 from pygames.dice import Roll
-from pygames.landais import Seal
+from pygames.landais import Seal, SeriesPlayed, journal
 from pygames.landais.bots import advise
 from pygames.landais.messages import throw_text
 from pygames.messages import text as words
@@ -230,6 +233,78 @@ def test_keyboard_only(page, site_url, request_log, screenshot):
         assert game.replay().history[n] == Roll()
     screenshot(page, "landais_360_keyboard")
     check_table(page, game.replay())
+
+
+#: Each tir's and throw's mark on the felt (.throw-name .what::before), for every kind.
+MARKS_JS = """(kinds) => {
+  const name = document.getElementById('throw-name'), what = name.querySelector('.what');
+  const kept = name.className, marks = {};
+  for (const kind of kinds) {
+    name.className = 'throw-name kind-' + kind;
+    marks[kind] = getComputedStyle(what, '::before').content;
+  }
+  name.className = kept;
+  return marks;
+}"""
+
+#: Every text the page draws: its text nodes and the ::before / ::after of its elements.
+TEXTS_JS = """() => {
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) texts.push(walker.currentNode.textContent);
+  for (const el of document.body.querySelectorAll('*')) {
+    for (const pseudo of ['::before', '::after']) texts.push(getComputedStyle(el, pseudo).content);
+  }
+  return texts.join('\\n');
+}"""
+
+
+def emoji(text: str) -> list[str]:
+    """Characters drawn as emoji (a box where the system has no emoji font)."""
+    return sorted({c for c in text if 0x1F000 <= ord(c) <= 0x1FAFF or c in "\ufe0f\u200d"})
+
+
+def test_journal_keeps_every_series_and_the_last_one_stays(page, site_url, request_log, screenshot):
+    """Issue 20, item 14: at the normal speed a computer's series and the opening throw went by
+    in under a second with nothing left to read: the journal keeps them, the last series over
+    stays above it until the next one ends, and both come back after a reload."""
+    page.set_viewport_size(DESKTOP)
+    game = GamePage(page, site_url, "de-landais")
+    game.at_origin()
+    game.store("prefs", {"pace": "normal"})  # the computer's speed: Normale (650 ms a move)
+    game.open(fresh=True, seed="e2e-landais-journal", pace=None)
+    game.fill_setup([("Léa", "human"), ("Robot", "simple")])
+    game.start()
+    computer_series = 0
+    for _ in range(80):
+        assert wait_human_or_end(page)
+        match = game.replay()
+        entries = journal(match.positions())
+        over = [e for e in entries if isinstance(e, SeriesPlayed) and e.end]
+        if over and over[-1].player == 1 and match.state.pending == "start":
+            computer_series += 1
+            view = check_journal(page, match)  # the computer's series, throw by throw
+            assert view["last"][1].startswith("Robot\u00a0: ")
+            assert view["journal"][-1][1].startswith("Lancer d'ouverture\u00a0: Léa ")
+            assert view["journal"][-1][1].endswith(" commence.")
+            if computer_series == 1:
+                screenshot(page, "landais_1280_journal_closed", full_page=False)
+                page.click("#journal summary")
+                screenshot(page, "landais_1280_journal")
+            if computer_series == 2:
+                break
+        human_move(game, match.state)
+    assert computer_series == 2
+    # The journal is drawn from the saved record: a reload gives it back, whole.
+    before = check_journal(page, match)
+    game.reload()
+    assert check_journal(page, game.replay()) == before
+    # No emoji anywhere on the page, the tirs' marks included.
+    marks = page.evaluate(MARKS_JS, ["poigne", "points", "troll", "vereux", "licorne", "chimere", "vide"])
+    assert all(not emoji(m) for m in marks.values()), marks
+    assert marks["troll"] != "none"  # the check reads the marks that are there
+    assert emoji(page.evaluate(TEXTS_JS)) == []
+    game.forget("prefs")
 
 
 def test_embed_page(page, site_url, request_log, screenshot):

@@ -265,6 +265,15 @@ def check_drawn(page, family, expected, k):
     if family == "yams" or family == "linotte":
         faces = faces_drawn(page)
         assert faces == (list(dice) if dice else [0] * len(faces)), (faces, dice)
+    if family == "de-landais":  # the journal of the series as it stood then (issue 20, item 14)
+        from pygames.landais import journal
+        from pygames.landais.messages import journal_entry
+        from pygames.messages import text
+
+        entries = journal(expected.match.positions(expected.positions[k][0]))
+        shown = page.eval_on_selector_all("#journal-list li", "lis => lis.map((li) => li.textContent)")
+        assert shown == [text(journal_entry(e, expected.match.names)) for e in reversed(entries)]
+        assert entries or k == 0
     if family == "yams":
         totals = page.eval_on_selector_all(
             "#sheet-body tr.grand td", "tds => tds.map((td) => Number(td.textContent))")

@@ -1,7 +1,8 @@
 """The Dé Landais page's own parts (web/app/landais_view.py), beside the page object: the
 numbers as the page writes them, each player's track as displayed (sealed score, the
-floating points and their ghost, badges, manches) checked against the engine; the tests'
-person (seals 200 or more, or a winning seal) and its moves.
+floating points and their ghost, badges, manches) checked against the engine; the journal
+of the series and the last series over, checked against `pygames.landais.journal`; the
+tests' person (seals 200 or more, or a winning seal) and its moves.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from harness.dice import DICE_JS
 from harness.pages import TURN_TIMEOUT_MS, GamePage
 from pygames.core import Match
 from pygames.dice import Roll
-from pygames.landais import Seal
-from pygames.landais.messages import throw_text
+from pygames.landais import Seal, SeriesPlayed, journal
+from pygames.landais.messages import journal_entry, throw_text
 from pygames.messages import de
 from pygames.messages import text as words
 
@@ -93,6 +94,7 @@ def check_table(page, match: Match) -> dict:
                 assert ("+" if d > 0 else "") + fmt(d) in view["tracks"][q]["badges"], (q, d, view)
     else:
         assert view["dice"] == [0, 0, 0]
+    check_journal(page, match)
     if current is not None and match.players[current].seat == "human":
         assert view["roll"] == (not state.can_roll) and view["seal"] == (not state.can_seal)
     else:
@@ -141,3 +143,30 @@ def throw_until_floating(game: GamePage, limit: int = 300):
         game.page.click("#roll")
         game.wait_actions_above(before)
     raise AssertionError("never a series with floating points")
+
+
+JOURNAL_JS = """
+() => ({
+  journal: [...document.querySelectorAll('#journal-list li')].map(li => [li.value, li.textContent]),
+  last: document.getElementById('last-series').hidden ? null : [
+    document.getElementById('last-series-title').textContent,
+    document.getElementById('last-series-text').textContent],
+})
+"""
+
+
+def check_journal(page, match: Match) -> dict:
+    """The journal lists the opening throw and every series (newest first, numbered), as
+    `pygames.landais.journal` finds them in the record; the last series over stays in view
+    above it."""
+    entries = journal(match.positions())
+    view = page.evaluate(JOURNAL_JS)
+    expected = [[n + 1, words(journal_entry(e, match.names))] for n, e in enumerate(entries)]
+    assert view["journal"] == expected[::-1], (view["journal"], expected)
+    over = [e for e in entries if isinstance(e, SeriesPlayed) and e.end]
+    if over:
+        title = "Dernière série" if match.state.is_terminal() else "Série précédente"
+        assert view["last"] == [title, words(journal_entry(over[-1], match.names))], view["last"]
+    else:
+        assert view["last"] is None
+    return view

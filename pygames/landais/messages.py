@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core import Outcome
-from ..messages import Msg, Name, register, text
-from .rules import GIFTS, LandaisState, LastThrow
+from ..messages import Msg, Name, Series, register, text
+from .rules import GIFTS, LandaisState, LastThrow, Opening, SeriesPlayed
 
 register({
     "family.de-landais.title": "Le Dé Landais",
@@ -75,6 +75,34 @@ register({
     "landais.outcome.manches": "{player} gagne la partie ({manches} sur {played}) : {tokens} {won}.",
     "landais.won": ("gagné", "gagnés"),
     "count.manches": ("{n} manche", "{n} manches"),
+    # the journal of the series (the page's "Journal des séries")
+    "landais.journal.opening": "Lancer d'ouverture\u00a0: {rounds}. {player} commence.",
+    "landais.journal.opening_tie": "{before}\u00a0; égalité, on relance\u00a0: {after}",
+    "landais.journal.opening_die": "{player} {face}",
+    "landais.journal.first": "{player} commence (partie reprise sur papier).",
+    "landais.journal.series": "{player}\u00a0: {throws}. {end}",
+    "landais.journal.throw": "{dice} ({what})",
+    "landais.journal.poigne": "poigne {points|n}",
+    "landais.journal.points": "{points|n} points",
+    "landais.journal.bust": "{what}, but dépassé",
+    "landais.journal.troll": "Troll",
+    "landais.journal.vereux": "Véreux",
+    "landais.journal.licorne": "Licorne",
+    "landais.journal.chimere": "Chimère",
+    "landais.journal.vide": "vide",
+    "landais.journal.given": "{what}\u00a0: +{points|n} aux autres",
+    "landais.journal.taken": "{what}\u00a0: −{points|n} aux autres",
+    "landais.journal.nothing": "{what}\u00a0: rien aux autres",
+    "landais.journal.end.seal": "Scelle {sealed|n}\u00a0: {total}.",
+    "landais.journal.end.pass": "Passe la main sans rien sceller ({total}).",
+    "landais.journal.total": ("{points|n} point", "{points|n} points"),
+    "landais.journal.end.vide": "Jet vide\u00a0: série perdue{lost}.",
+    "landais.journal.end.vereux": "Véreux\u00a0: série perdue{lost}, 100 de pénalité\u00a0: {total}.",
+    "landais.journal.end.bust": "But dépassé\u00a0: série perdue{lost}.",
+    "landais.journal.lost": " ({points|n} points flottants)",
+    "landais.journal.end.open": "Série en cours.",
+    "landais.journal.won": "{player} atteint le but et gagne la manche {manche}.",
+    "landais.journal.then": "{first} {second}",
     # the terminal's table
     "landais.text.title": "Manche {manche} — but : exactement {target|n} points",
     "landais.text.manches": " ({n} manches à gagner)",
@@ -153,3 +181,47 @@ def render_text(state: LandaisState, names: Sequence[str]) -> str:
     if state.pending and not state.is_terminal() and not state.contenders and state.pending != "start":
         lines.append(text("landais.text.pending", what=pending_text(state)))
     return "\n".join(lines)
+
+
+def journal_throw(last: LastThrow) -> Msg:
+    """A throw in the journal: its dice and, in a word or two, what it was."""
+    kind = last.kind
+    if kind in ("poigne", "points"):
+        what = Msg(f"landais.journal.{kind}", points=last.points)
+    else:
+        what = Msg(f"landais.journal.{kind}")
+    if last.gift and kind not in GIFTS:  # a throw for the others
+        if last.effects or last.capped:
+            points = abs(last.effects[0][1]) if last.effects else last.points
+            which = "given" if last.gift == "licorne" and kind != "vereux" else "taken"
+            what = Msg(f"landais.journal.{which}", what=what, points=points)
+        else:
+            what = Msg("landais.journal.nothing", what=what)
+    elif last.bust:
+        what = Msg("landais.journal.bust", what=what)
+    return Msg("landais.journal.throw", dice="\u00a0".join(map(str, last.faces)), what=what)
+
+
+def journal_entry(entry: Opening | SeriesPlayed, names: Sequence[str]) -> Msg:
+    """One line of the journal (pygames.landais.rules.journal): the opening throw, or a
+    series with its throws and how it ended."""
+    if isinstance(entry, Opening):
+        if not entry.rounds:
+            return Msg("landais.journal.first", player=Name(names[entry.first]))
+        rounds = None
+        for contenders, faces in entry.rounds:
+            dice = Series(Msg("landais.journal.opening_die", player=Name(names[p]), face=f)
+                          for p, f in zip(contenders, faces))
+            rounds = dice if rounds is None else Msg("landais.journal.opening_tie", before=rounds,
+                                                     after=dice)
+        return Msg("landais.journal.opening", rounds=rounds, player=Name(names[entry.first]))
+    end = None
+    if entry.end != "gift":  # a gift that took another player to the target: his win says it
+        end = Msg(f"landais.journal.end.{entry.end or 'open'}", sealed=entry.sealed,
+                  total=Msg("landais.journal.total", n=entry.total, points=entry.total),
+                  lost=Msg("landais.journal.lost", points=entry.lost) if entry.lost else "")
+    if entry.winner is not None:
+        won = Msg("landais.journal.won", player=Name(names[entry.winner]), manche=entry.manche)
+        end = won if end is None else Msg("landais.journal.then", first=end, second=won)
+    return Msg("landais.journal.series", player=Name(names[entry.player]),
+               throws=Series(journal_throw(t) for t in entry.throws), end=end)

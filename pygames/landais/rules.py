@@ -72,8 +72,9 @@ from ..dice import Roll
 from ..messages import Msg
 
 __all__ = [
-    "DICE", "DeLandais", "GAMES", "GIFTS", "LandaisState", "LastThrow", "MIN_START", "ROLL",
-    "Reading", "Roll", "Rules", "SEAL", "Seal", "TARGETS", "TIRS", "UNIT", "classify",
+    "DICE", "DeLandais", "GAMES", "GIFTS", "Journal", "LandaisState", "LastThrow", "MIN_START", "Opening",
+    "ROLL", "Reading", "Roll", "Rules", "SEAL", "Seal", "SeriesPlayed", "TARGETS", "TIRS", "UNIT",
+    "classify", "journal",
 ]
 
 
@@ -348,6 +349,104 @@ class LandaisState(State):
         first = (self.first + 1) % n
         return replace(state, sealed=(0,) * n, player=first, first=first, pending="start",
                        manche=self.manche + 1)
+
+
+# --- the journal: what happened, series by series ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Opening:
+    """Who throws first: the opening throw's rounds ((contenders, their dice), one round
+    per tie at the top), or none when the starting position said who starts; `first`."""
+
+    rounds: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    first: int
+
+
+@dataclass(frozen=True)
+class SeriesPlayed:
+    """A player's series: each throw (`LastThrow`, what it did) and how it ended.
+
+    `end`: "seal" (`sealed` points banked, `total` his score then), "pass" (sealed nothing),
+    "vide", "vereux", "bust" (the floating points `lost`), "gift" (a gift throw took
+    another player exactly to the target), or "" (still under way); `winner`: who won the
+    manche on the series' last move (None if nobody)."""
+
+    player: int
+    manche: int
+    throws: tuple[LastThrow, ...]
+    end: str = ""
+    sealed: int = 0
+    total: int = 0
+    lost: int = 0
+    winner: int | None = None
+
+
+class Journal:
+    """The match's `Opening` and `SeriesPlayed` in order, built move by move (`add`: each
+    step's before, action and after, as `Match.positions()` gives them)."""
+
+    def __init__(self):
+        self.done: list = []  # the opening and the series that are over
+        self._started = False
+        self._rounds: list = []
+        self._faces: list[int] = []
+        self._series: tuple[int, int] | None = None  # (player, manche) of the series under way
+        self._throws: list[LastThrow] = []
+
+    @property
+    def entries(self) -> list:
+        """Everything so far: the series under way last (``end`` "")."""
+        if self._series is not None and self._throws:
+            return [*self.done, SeriesPlayed(*self._series, tuple(self._throws))]
+        return list(self.done)
+
+    def add(self, before: "LandaisState", action: Action, after: "LandaisState") -> None:
+        if not self._started:
+            self._started = True
+            if not before.contenders:  # the starting position said who starts
+                self.done.append(Opening((), before.player))
+        if before.contenders:  # the opening throw: one die each
+            self._faces.append(action.faces[0])
+            if len(self._faces) == len(before.contenders):
+                self._rounds.append((before.contenders, tuple(self._faces)))
+                self._faces = []
+            if not after.contenders:
+                self.done.append(Opening(tuple(self._rounds), after.player))
+                self._rounds = []
+            return
+        if isinstance(action, Roll):
+            return
+        if self._series is None:
+            self._series, self._throws = (before.player, before.manche), []
+        (p, manche), throws = self._series, tuple(self._throws)
+        won = after.manche_winners[-1] if len(after.manche_winners) > len(before.manche_winners) else None
+        if isinstance(action, Seal):
+            self.done.append(SeriesPlayed(p, manche, throws, "seal" if before.floating else "pass",
+                                          before.floating, before.sealed[p] + before.floating,
+                                          winner=won))
+        else:
+            last = after.last
+            self._throws.append(last)
+            throws += (last,)
+            if last.ended:  # a vide, a Véreux, the target passed (never a manche won)
+                self.done.append(SeriesPlayed(p, manche, throws, "bust" if last.bust else last.kind,
+                                              total=after.sealed[p], lost=last.lost))
+            elif won is not None:  # a gift took another player exactly to the target
+                self.done.append(SeriesPlayed(p, manche, throws, "gift", total=before.sealed[p],
+                                              winner=won))
+            else:
+                return
+        self._series = None
+
+
+def journal(positions) -> list:
+    """The match's `Opening` and `SeriesPlayed` in order, from its positions
+    (`Match.positions()`)."""
+    found = Journal()
+    for step in positions:
+        found.add(step.before, step.action, step.after)
+    return found.entries
 
 
 def _add(values: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:

@@ -5,8 +5,12 @@ last throw as badges), drawn from the state; clicks and keys become `roll` / `se
 
 The shell (shell.py) owns everything else.  The opening throw (one die each, the
 highest starts) is made of chance actions only: `adopt` lets those dice fall at once
-(they are in the record like any other throw) and the table shows them until the first
-series begins.  Nothing is page-only state: a reload redraws everything from the record.
+(they are in the record like any other throw) and the table shows them through the first
+two series.  The journal of the series (the opening throw, then each series throw by throw
+and how it ended: `pygames.landais.Journal`) is built from the record when a match is
+adopted, then grows move by move; the last series over stays in view above it ("Série
+précédente") while the next one is played, so that a computer's series can be read.
+Nothing is page-only state: a reload (or a replay) redraws everything from the record.
 
 The setup offers "reprendre une partie sur papier": a checkbox revealing one field of
 sealed points per player row (kept in step with the rows as they are added, removed or
@@ -14,7 +18,7 @@ renamed) and who throws first; `read_setup_extra` turns them into the engine's s
 position ({"scores": [...], "first": seat}).
 """
 
-from dom import by_id, clear, el, on, said, show
+from dom import by_id, clear, el, on, said, set_text, show
 from tray import DiceTray, TrayView
 from words import number as fmt
 from words import percent, plural, signed
@@ -22,9 +26,9 @@ from words import percent, plural, signed
 from pygames import GameError
 from pygames.core import quote
 from pygames.dice import Roll
-from pygames.landais import DICE, GIFTS, Seal
+from pygames.landais import DICE, GIFTS, Journal, Seal, SeriesPlayed
 from pygames.landais.bots import advise
-from pygames.landais.messages import throw_text
+from pygames.landais.messages import journal_entry, throw_text
 from pygames.messages import Name, de
 from pygames.messages import text as words
 
@@ -54,7 +58,8 @@ class View(TrayView):
         self.paper = None  # the paper start's nodes (built by build_setup_extra)
         self.paper_values = []  # the paper scores typed so far, by row
         self.paper_first = ""
-        self.first_series_over = False
+        self.journal = Journal()  # the opening and every series, from the record
+        self.drawn = None  # what the journal and the last series were drawn for
 
     # --- hooks called by the shell (view.py) ---------------------------------------------
 
@@ -161,24 +166,11 @@ class View(TrayView):
         # The opening throw is chance only: its dice fall now and go into the record.
         self.greet = match.state.is_chance()
         match.advance_chance()
-        self.openings, self.first_series_over = self._replay(match)
-        self._build_tracks()
-
-    @staticmethod
-    def _replay(match):
-        """From the record: the opening throw's rounds [(contenders, faces)], and whether
-        a series is over yet (sealed, or ended by a throw)."""
-        rounds, faces, over = [], [], False
+        self.journal, self.drawn = Journal(), None
         for step in match.positions():
-            state, action = step.before, step.action
-            if state.contenders:
-                faces.append(action.faces[0])
-                if len(faces) == len(state.contenders):
-                    rounds.append((state.contenders, tuple(faces)))
-                    faces = []
-            if isinstance(action, Seal) or (step.after.last is not None and step.after.last.ended):
-                over = True
-        return rounds, over
+            self.journal.add(step.before, step.action, step.after)
+        self.openings = next((list(e.rounds) for e in self.journal.done if not isinstance(e, SeriesPlayed)), [])
+        self._build_tracks()
 
     def focus(self):
         if self.greet:
@@ -202,8 +194,12 @@ class View(TrayView):
     def moved(self, before, action, after):
         if isinstance(action, Roll):
             self.tray.throw_all()
-        if after.player != before.player or after.manche != before.manche:
-            self.first_series_over = True
+            rolled = before.apply(action)  # the dice in the air, then where they landed
+            self.journal.add(before, action, rolled)
+            if not after.is_chance():
+                self.journal.add(rolled, self.match.history[-1], after)
+        else:
+            self.journal.add(before, action, after)
 
     # --- what happened, in words --------------------------------------------------------
 
@@ -509,12 +505,34 @@ class View(TrayView):
         seal.classList.toggle("wins", state.seal_wins)
         # The tracks, the opening throw, the manches.
         self._draw_tracks(state, current)
+        # The opening throw stays in view through the first two series; then the journal has it.
         opening = by_id("opening")
-        text = self._opening_text() if not self.first_series_over and state.manche == 1 else ""
+        played = sum(isinstance(e, SeriesPlayed) for e in self.journal.done)
+        text = self._opening_text() if played < 2 and state.manche == 1 else ""
         opening.textContent = text
         show(opening, bool(text))
+        self._draw_journal(state)
         self._draw_info(state, current)
         self.table.hint(self.hint_text())
+
+    def _draw_journal(self, state):
+        """The journal of the series and, above it, the last series over (it stays in view
+        while the next one is played: a computer's series can be read after it)."""
+        entries = self.journal.entries
+        key = (len(self.journal.done), len(entries),
+               len(entries[-1].throws) if entries and isinstance(entries[-1], SeriesPlayed) else 0,
+               state.is_terminal())
+        if key == self.drawn:
+            return
+        self.drawn = key
+        names = self.names
+        self.draw_journal([(n + 1, journal_entry(e, names)) for n, e in enumerate(entries)])
+        over = [e for e in self.journal.done if isinstance(e, SeriesPlayed)]
+        box = by_id("last-series")
+        show(box, bool(over))
+        if over:
+            by_id("last-series-title").textContent = "Dernière série" if state.is_terminal() else "Série précédente"
+            set_text(by_id("last-series-text"), journal_entry(over[-1], names))
 
     def _draw_info(self, state, current):
         phase = by_id("manche-info")

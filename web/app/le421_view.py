@@ -390,12 +390,7 @@ class View(TrayView):
             notes.append("Le pot est vide : la décharge commence.")
         if notes:
             hands.appendChild(el("span", " ".join(notes), "note"))
-        listing = by_id("journal-list")
-        clear(listing)
-        for number, sentence in reversed(self.log):
-            item = el("li", None, value=number)
-            set_text(item, said(f"Tour {number} : ") + sentence)
-            listing.appendChild(item)
+        self.draw_journal([(number, said(f"Tour {number} : ") + sentence) for number, sentence in self.log])
 
     def draw(self, state, current):
         held = self.tray.held

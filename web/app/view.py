@@ -16,7 +16,7 @@ last move marked, a journal line), `describe` and `joy` (pure: the announcement)
 
 from __future__ import annotations
 
-from dom import by_id, clear, el
+from dom import by_id, clear, el, set_text
 
 
 class View:
@@ -122,6 +122,17 @@ class View:
             if piece:
                 info.appendChild(el("span", piece) if isinstance(piece, str) else piece)
         return info
+
+    def draw_journal(self, entries) -> None:
+        """The journal (``#journal-list``, an ``<ol reversed>`` in a ``<details>``): `entries`
+        oldest first, each ``(number, text)`` (a text, a message or pieces: names placed as
+        data); drawn newest first."""
+        listing = by_id("journal-list")
+        clear(listing)
+        for number, line in reversed(entries):
+            item = el("li", None, value=number)
+            set_text(item, line)
+            listing.appendChild(item)
 
     def layout_changed(self) -> None:
         """The window or the panels changed size (a sticky panel measures itself)."""

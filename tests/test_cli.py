@@ -324,24 +324,40 @@ def test_ctrl_c_is_one_french_line_and_exit_130(monkeypatch, capsys):
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups")
 def test_ctrl_c_stops_a_parallel_simulation_without_a_traceback():
     """Ctrl-C in a terminal reaches the whole group: the workers too, which leave it to
-    the parent."""
+    the parent.  It comes once the simulation runs (its first progress line, which a run
+    of 100,000 games or more writes within `PROGRESS_SECONDS`), not after a fixed sleep that
+    a loaded machine may spend still importing."""
     import signal
-    import time
+    import threading
 
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="utf-8")
     proc = subprocess.Popen(
         [sys.executable, "-m", "pygames", "simulate", "421", "--players", "A:simple,B:naive",
          "--games", "1000000", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, encoding="utf-8", cwd=ROOT, env=env, start_new_session=True)
+    lines: list[str] = []
+    running = threading.Event()
+
+    def read_stderr():
+        for line in proc.stderr:
+            lines.append(line)
+            running.set()
+        running.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
     try:
-        time.sleep(2.5)
-        assert proc.poll() is None
+        assert running.wait(120), "no progress line within 120 s"
+        assert proc.poll() is None, "".join(lines)
         os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out = proc.stdout.read()
+        proc.wait(timeout=60)
+        reader.join(timeout=10)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+    err = "".join(lines)
     assert proc.returncode == 130 and out == ""
     assert "Traceback" not in err and err.splitlines()[-1] == "Interrompu.", err
 

@@ -16,7 +16,7 @@ import functools
 import json
 
 import pytest
-from harness.pages import DESKTOP, GAME_PAGES, LANDSCAPE, PHONE_320, PHONE_360, GamePage
+from harness.pages import DESKTOP, GAME_PAGES, LANDSCAPE, PHONE_320, PHONE_360, GamePage, header_tool
 
 from pygames import FAMILIES, DiceSampler, Match, Player
 from pygames.bots import bot_for
@@ -244,7 +244,8 @@ TEXTS = ["header.site h1", "#turn-info", "#hint", "#roll", ("#dice .num", ".die"
          ".seats .bot", ".seats .status", ".linotte .seat .left", ".track-score .float",
          ".landais .pot-note", ".t421 .phase-info"]
 #: Controls whose focus ring must reach 3:1 against the control and what surrounds it.
-RINGS = ["#roll", "#open-rules", "#dice button:not([disabled])", ".sheet .box:not([disabled])", "#theme-choice"]
+RINGS = ["#roll", "#menu-toggle", "#open-rules", "#dice button:not([disabled])", ".sheet .box:not([disabled])",
+         "#theme-choice"]
 
 
 def check_contrast(page, where: str) -> None:
@@ -258,6 +259,7 @@ def check_contrast(page, where: str) -> None:
         checked += 1
         assert r >= 4.5, f"{where}: text {sel} has contrast {r:.2f}:1"
     assert checked >= 4, f"{where}: only {checked} texts found"
+    header_tool(page, "#open-rules")  # the header's tools, in its Menu on a phone
     page.keyboard.press("Shift")  # a keyboard user: focus shows its ring
     for sel in RINGS:
         if not page.locator(sel).count():
@@ -292,6 +294,7 @@ def test_theme_switch_is_remembered(page, site_url, request_log):
     size(page, "360")
     page.emulate_media(reduced_motion="reduce", color_scheme="light")
     game = open_saved(page, site_url, "421", record_json("421", False))
+    header_tool(page, "#theme-choice")  # on a phone, in the header's Menu
     switch = page.get_by_label("Thème")
     assert switch.input_value() == "auto"
     switch.select_option("dark")
@@ -300,6 +303,7 @@ def test_theme_switch_is_remembered(page, site_url, request_log):
     page.reload()
     game.wait_ready()
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    header_tool(page, "#theme-choice")
     assert page.get_by_label("Thème").input_value() == "dark"
     page.emulate_media(color_scheme="dark")
     page.get_by_label("Thème").select_option("light")
@@ -343,7 +347,7 @@ def test_embed_box_fits_a_phone(page, site_url, request_log):
     size(page, "320")
     page.emulate_media(reduced_motion="reduce")
     open_saved(page, site_url, "yams", None, fresh=True)
-    page.locator("#open-embed").click()
+    header_tool(page, "#open-embed").click()
     page.wait_for_function("() => document.getElementById('embed').open")
     boxes = page.evaluate("""() => [...document.querySelectorAll('#embed textarea')].map(t => {
         const r = t.getBoundingClientRect(), d = t.closest('dialog').getBoundingClientRect();
@@ -351,3 +355,203 @@ def test_embed_box_fits_a_phone(page, site_url, request_log):
     for left, right, dleft, dright, width, content, shown in boxes:
         assert dleft >= 0 and dright <= width and left >= dleft and right <= dright, boxes
         assert content <= shown + 2, f"the code box hides part of its code: {boxes}"
+
+
+# --- the header on a phone, whole selects, the bursts of joy (issue 20, items 5 and 9) ------
+
+#: Each visible select: the width of its chosen text (measured in its own font) and of its
+#: box for text (the content box; the arrow takes ARROW px of it in Chromium).
+SELECTS_JS = """(root) => [...document.querySelectorAll(root + ' select')].filter((s) => s.checkVisibility())
+  .flatMap((s) => [...s.options].map((o) => {
+    const cs = getComputedStyle(s), probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;white-space:pre;visibility:hidden';
+    probe.style.font = cs.font; probe.style.letterSpacing = cs.letterSpacing;
+    const old = s.value; s.value = o.value;  // field-sizing: content follows the choice
+    probe.textContent = o.textContent; document.body.append(probe);
+    const text = probe.getBoundingClientRect().width; probe.remove();
+    const box = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    s.value = old;
+    return {select: s.id || s.getAttribute('aria-label') || s.name, option: o.textContent, text, box};
+  }))"""
+ARROW = 19  # Chromium: an auto-sized select is its widest text plus 19.9 px
+
+#: The header's items in view (the brand, the title, Menu or the tools): its height, and
+#: whether they share one row (every item crosses the same horizontal line).
+HEADER_JS = """() => {
+  const h = document.querySelector('header.site');
+  const items = [...h.querySelectorAll(':scope > a, :scope > h1, :scope > button, .tools > *')]
+    .filter((e) => e.checkVisibility() && e.getBoundingClientRect().width > 1)
+    .map((e) => e.getBoundingClientRect());
+  return {height: h.getBoundingClientRect().height, items: items.length,
+          row: Math.max(...items.map((r) => r.top)) < Math.min(...items.map((r) => r.bottom))};
+}"""
+
+
+def assert_selects_whole(page, root: str, where: str) -> None:
+    cut = [m for m in page.evaluate(SELECTS_JS, root) if m["text"] + ARROW > m["box"]]
+    assert not cut, f"{where}: a select shows its text cut: {cut}"
+
+
+def assert_header_one_row(page, where: str, phone: bool) -> None:
+    m = page.evaluate(HEADER_JS)
+    assert m["items"] >= 2 and m["row"], f"{where}: the header takes more than one row: {m}"
+    if phone:
+        assert m["height"] <= 56, f"{where}: the header is {m['height']} px tall: {m}"
+
+
+def assert_theme_labelled(page, where: str) -> None:
+    """The theme switch, in view (the Menu opened on a phone), with its visible label."""
+    switch = header_tool(page, "#theme-choice")
+    assert switch.is_visible(), where
+    label = page.locator("label:has(#theme-choice) .theme-label")
+    box = label.bounding_box()
+    assert label.is_visible() and label.inner_text() == "Thème" and box["width"] > 20 and box["height"] > 8, \
+        f"{where}: the theme switch has no visible label: {box}"
+    assert page.get_by_label("Thème").evaluate("(e) => e.id") == "theme-choice"
+    assert_selects_whole(page, "header.site", f"{where} header")
+
+
+@pytest.mark.parametrize("family", (*GAME_PAGES, "home"))
+def test_the_header_keeps_one_row_and_selects_read_whole(page, site_url, request_log, family):
+    """At 320, 360, 740x360 and 1280 px, setup and play: the header takes one row (at most
+    56 px on a phone), its tools in a Menu below 1200 px; the theme switch has a visible
+    label; every select of the setup and of the header shows its whole text (each seat,
+    "Ordinateur (débutant)" included; Auto, Clair, Sombre)."""
+    page.emulate_media(reduced_motion="reduce")
+    screens = ["home"] if family == "home" else ["setup", "play"]
+    for screen in screens:
+        if screen == "home":
+            page.goto(site_url)
+        elif screen == "setup":
+            open_saved(page, site_url, family, None, fresh=True)
+        else:
+            open_saved(page, site_url, family, record_json(family, False))
+        for name in SIZES:
+            size(page, name)
+            page.evaluate("window.scrollTo(0, 0)")
+            where = f"{family} {screen} {name}"
+            assert_header_one_row(page, where, phone=name != "1280")
+            if screen == "setup":
+                assert_selects_whole(page, "#setup", where)
+            assert_fits(page, where)
+            assert_theme_labelled(page, where)
+            if page.locator("#menu-toggle").is_visible():
+                page.keyboard.press("Escape")
+
+
+@pytest.mark.parametrize("family", [f"embed-{f}" for f in GAME_PAGES[:2]])
+def test_embed_setup_selects_read_whole(page, site_url, request_log, family):
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{site_url}{family}.html?fresh=1")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    for name in ("320", "360"):
+        size(page, name)
+        assert_selects_whole(page, "#setup", f"{family} {name}")
+        assert_fits(page, f"{family} {name}")
+
+
+def test_the_header_menu_works_by_keyboard(page, site_url, request_log):
+    """The Menu of a phone: a button that says whether it is open; Enter opens it, Tab goes
+    through its tools, Escape folds it and gives the focus back to Menu; a dialog opened
+    from it gives the focus back to its button; a click elsewhere folds it. At 1280 px there
+    is no Menu: the tools are in the header."""
+    page.emulate_media(reduced_motion="reduce")
+    size(page, "360")
+    game = open_saved(page, site_url, "yams", record_json("yams", False))
+    toggle = page.get_by_role("button", name="Menu")
+    assert toggle.get_attribute("aria-expanded") == "false" and page.locator("#open-rules").is_hidden()
+    game.focus_by_tab("#menu-toggle")
+    page.keyboard.press("Enter")
+    assert toggle.get_attribute("aria-expanded") == "true" and page.locator("#open-rules").is_visible()
+    seen = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        seen.append(game.focused())
+    for tool in ("#quit", "#open-rules", "#open-stats", "#sound", "#theme-choice"):
+        assert tool in seen, (tool, seen)
+    page.focus("#open-rules")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getElementById('rules').open")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.getElementById('rules').open")
+    assert game.focused() == "#open-rules" and toggle.get_attribute("aria-expanded") == "true"
+    page.keyboard.press("Escape")
+    assert toggle.get_attribute("aria-expanded") == "false" and page.locator("#open-rules").is_hidden()
+    assert game.focused() == "#menu-toggle"
+    toggle.click()
+    box = page.locator("#turn-info").bounding_box()
+    page.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)  # beside the open menu
+    assert toggle.get_attribute("aria-expanded") == "false"
+    size(page, "1280")
+    assert toggle.is_hidden() and page.locator("#open-rules").is_visible()
+
+
+#: Every burst of joy as long as it shows, each frame: the controls and hints its box
+#: crosses (none, ever), and how many frames it showed.
+JOY_WATCH_JS = """() => {
+  window.joyWatch = {frames: 0, bursts: 0, crossed: [], words: []};
+  if (window.joyWatchOn) return;  // one observer per page
+  window.joyWatchOn = true;
+  const clear = 'button, select, input, textarea, a[href], #hint, .hint';
+  const look = (burst) => {
+    if (!burst.isConnected) return;
+    const b = burst.getBoundingClientRect();
+    const t = burst.querySelector('.joy-text').getBoundingClientRect();
+    window.joyWatch.frames += 1;
+    for (const e of document.querySelectorAll(clear)) {
+      if (!e.checkVisibility() || e.closest('.sr-only, .joy')) continue;
+      const r = e.getBoundingClientRect();
+      if (r.width < 2 || r.height < 2) continue;
+      for (const x of [b, t]) if (x.left < r.right && x.right > r.left && x.top < r.bottom && x.bottom > r.top)
+        window.joyWatch.crossed.push(`${e.tagName}#${e.id}.${e.className}`);
+    }
+    requestAnimationFrame(() => look(burst));
+  };
+  new MutationObserver((list) => {
+    for (const m of list) for (const n of m.addedNodes)
+      if (n.nodeType === 1 && n.matches('.joy')) {
+        window.joyWatch.bursts += 1;
+        window.joyWatch.words.push(n.textContent);
+        requestAnimationFrame(() => look(n));
+      }
+  }).observe(document.body, {childList: true});
+}"""
+
+#: Each page's moments of joy, by their words and kind (web/app/*_view.py joy, flow.py).
+BURSTS = {"yams": ["Yams !"], "421": ["421 !"], "linotte": ["Yam !"], "de-landais": ["Poigne !"]}
+
+
+def burst_clear(page, words: str, kind: str, where: str) -> None:
+    page.evaluate(JOY_WATCH_JS)
+    page.evaluate("([w, k]) => window.pygames.joy.celebrate(w, false, k)", [words, kind])
+    page.wait_for_selector(".joy", state="detached", timeout=10_000)
+    m = page.evaluate("window.joyWatch")
+    assert m["bursts"] == 1 and m["frames"] >= 3, f"{where}: no burst shown: {m}"
+    assert not m["crossed"], f"{where}: the burst covers {sorted(set(m['crossed']))}"
+
+
+@pytest.mark.parametrize("family", GAME_PAGES)
+def test_a_burst_of_joy_leaves_the_controls_clear(page, site_url, request_log, family, screenshot):
+    """The bursts ("Yams !", "Poigne !", "Bravo !" at the end…) never cover a control or the
+    hint, at 320, 360, 740x360 and 1280 px, during play and on the end screen, for as long
+    as they show; with the header's Menu open too."""
+    page.emulate_media(reduced_motion="no-preference")
+    open_saved(page, site_url, family, record_json(family, False))
+    for name in SIZES:
+        size(page, name)
+        page.evaluate("window.scrollTo(0, 0)")
+        for words in BURSTS.get(family, ["Bravo !"]):
+            burst_clear(page, words, "joy", f"{family} {name} play")
+        burst_clear(page, "Bravo !", "win", f"{family} {name} play")
+    size(page, "360")
+    header_tool(page, "#open-rules")
+    burst_clear(page, BURSTS[family][0], "joy", f"{family} 360 play, Menu open")
+    page.keyboard.press("Escape")
+    page.evaluate("""(w) => { window.pygames.joy.celebrate(w, false, 'joy');
+                             window.scrollTo(0, 0); }""", BURSTS[family][0])
+    page.wait_for_function("() => document.querySelector('.joy-text')?.getAnimations()[0]?.currentTime > 450")
+    screenshot(page, f"joy_{family}_360", full_page=False)
+    open_saved(page, site_url, family, record_json(family, True))
+    for name in SIZES:
+        size(page, name)
+        burst_clear(page, "Bravo !", "win", f"{family} {name} end")

@@ -125,7 +125,9 @@ def test_embed_page_has_every_element_the_app_uses(family):
               # the site header's tools (the frame shares the end screen's replay link) and the
               # site's statistics, which a frame in another site does not keep
               "share-open", "sound", "theme-choice", "open-stats", "stats", "stats-title",
-              "stats-body", "stats-notice", "stats-export", "stats-import", "stats-clear"}
+              "stats-body", "stats-notice", "stats-export", "stats-import", "stats-clear",
+              # the header's Menu that folds those tools on a narrow screen (js/menu.js)
+              "menu-toggle", "site-tools"}
     assert full.ids - chrome - embed.ids == set()
     assert "data-embed" in embed.body and embed.body["data-family"] == family
     used = set()

@@ -20,8 +20,9 @@ with open(os.path.join(os.path.dirname(__file__), "golden", "records.json"), enc
 #: (what the entry must have, the old text, today's), each with its reason.
 CHANGED_WORDS = [
     # The terminal's sheet named the bonus threshold "≥63" even when the option asks for
-    # strictly more than 63 (issue "What players hit", item 12).
-    (lambda e: e["record"]["options"].get("bonus_above_63"), "Prime (≥63)", "Prime (≥64)"),
+    # strictly more than 63 (issue "What players hit", item 12): it says so, ">63" (issue
+    # 20, item 12).
+    (lambda e: e["record"]["options"].get("bonus_above_63"), "Prime (≥63)", "Prime (>63)"),
     # "de A", "de Ordinateur" are elided, "d'A", "d'Ordinateur" (item 11); only the 421
     # round's sentence names the giver after "de".
     (lambda e: e["record"]["game"] == "421", "jeton de A (", "jeton d'A ("),

@@ -114,6 +114,22 @@ EMPTY_FILLER_JS = """() => { for (const k of Object.keys(localStorage))
     if (k.startsWith('filler:')) localStorage.removeItem(k); }"""
 
 
+#: The header's "Menu" (js/menu.js): below 1200 px wide the site's tools (Nouvelle partie,
+#: Partager, Règles, Stats, Intégrer, Son, Thème) fold under it.
+MENU_TOGGLE = "#menu-toggle"
+
+
+def header_tool(page, selector: str):
+    """A tool of the site's header (``#open-rules``, ``#theme-choice``…), ready to use: on a
+    narrow screen the header's Menu is opened first, as a player would. Its locator."""
+    tool = page.locator(selector)
+    toggle = page.locator(MENU_TOGGLE)
+    if (not tool.is_visible() and toggle.count() and toggle.is_visible()
+            and toggle.get_attribute("aria-expanded") != "true"):
+        toggle.click()
+    return tool
+
+
 def fill_storage(page, *, to_the_brim: bool = False) -> None:
     page.evaluate(FILL_STORAGE_JS)
     if to_the_brim:
@@ -427,7 +443,7 @@ class GamePage:
     def quit_to_setup(self) -> None:
         """Nouvelle partie, "Abandonner la partie en cours ?" answered yes (the site's own
         question, #ask, while a game is going on), back to the setup."""
-        self.page.click("#quit")
+        header_tool(self.page, "#quit").click()
         if self.screen() == "table" and self.page.locator("#ask").is_visible():
             self.answer(True)
         self.page.wait_for_function("() => !document.getElementById('setup').hidden")
@@ -442,6 +458,10 @@ class GamePage:
 
     def screen(self) -> str:
         return screen(self.page)
+
+    def tool(self, selector: str):
+        """A tool of the site's header, its Menu opened first on a narrow screen."""
+        return header_tool(self.page, selector)
 
     def focus_by_tab(self, selector: str, limit: int = 80) -> None:
         focus_by_tab(self.page, selector, limit)

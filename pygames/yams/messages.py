@@ -75,6 +75,7 @@ register({
     "yams.next_turn": "Tour {turn} sur {turns}.",
     # the terminal's sheet
     "yams.text.bonus": "Prime (≥{threshold})",
+    "yams.text.bonus_above": "Prime (>{limit})",  # the prime for strictly more than 63
     "yams.text.primes": "Primes Yam",
     "yams.text.total": "TOTAL",
     "yams.text.dice": "Dés : {dice}  (lancer {roll}/{rolls})",
@@ -121,7 +122,9 @@ def render_text(state: YamsState, names: Sequence[str]) -> str:
     potential = state.potential()
     sheets = [state.sheet(p) for p in range(len(short))]
     threshold = state.rules.bonus_threshold
-    bonus = text("yams.text.bonus", threshold=threshold)
+    # 63 is the rule's figure: "strictly more than 63" (a threshold of 64) says ">63".
+    bonus = (text("yams.text.bonus", threshold=threshold) if threshold <= 63
+             else text("yams.text.bonus_above", limit=threshold - 1))
     for box in state.rules.boxes:
         row = f"{text(box.label)[:15]:16}"
         for p, sheet in enumerate(sheets):

@@ -21,7 +21,17 @@ import urllib.parse
 import pytest
 import serve
 from harness import site
-from harness.pages import BOOT_TIMEOUT_MS, DESKTOP, EMBED_GLOBAL, MOBILE, GamePage, aside_keys, screen, wait_ready
+from harness.pages import (
+    BOOT_TIMEOUT_MS,
+    DESKTOP,
+    EMBED_GLOBAL,
+    MOBILE,
+    GamePage,
+    aside_keys,
+    header_tool,
+    screen,
+    wait_ready,
+)
 from harness.yams import roll_and_score
 
 BLOG_PAGE = "blog.html"
@@ -283,7 +293,9 @@ def test_embed_dialog_gives_working_snippets(page, site_url, other_site_url, req
     page.click("#start")
     page.wait_for_selector("#table:not([hidden])")
     header = page.eval_on_selector("header.site", "h => [h.scrollWidth, h.clientWidth]")
-    assert header[0] <= header[1] and page.is_hidden("#open-embed"), header  # no room in a game
+    assert header[0] <= header[1], header
+    assert header_tool(page, "#open-embed").is_visible()  # in the header's Menu, in a game too
+    page.keyboard.press("Escape")
 
     # Pasted on another site, the iframe snippet shows the compact Boîte à jeux setup, and
     # plays even though the browser denies the frame any storage.

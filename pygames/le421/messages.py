@@ -92,7 +92,7 @@ register({
     "421.standing.all": (", son dernier\u00a0: {player} aurait gagné",
                          ", ses derniers\u00a0: {player} aurait gagné"),
     "421.standing.up_to": "jusqu'à {tokens}",
-    "421.standing.rampo_throws": "Lancers du rampo\u00a0: {throws}.",
+    "421.standing.rampo_throws": "Lancers du rampo — {throws}.",
     # what an action did
     "421.thrown": "{player} lance : {dice} ({hand}).",
     "421.stopped": "{player} s'arrête sur {hand} en {throws}.",
@@ -154,6 +154,11 @@ def hand_label(hand: Sequence[int]) -> Msg | str:
 def rampo_throws(throws: Sequence[tuple[int, Sequence[int]]], names: Sequence[str]) -> Series:
     """Rampo throws in the order thrown: "Paul : 421, Léa : 652"."""
     return Series(Msg("421.rampo_throw", player=Name(names[p]), hand=hand_label(h)) for p, h in throws)
+
+
+def rampo_line(throws: Sequence[tuple[int, Sequence[int]]], names: Sequence[str]) -> Msg:
+    """A rampo's throws so far: "Lancers du rampo — Paul : 421, Léa : 652."."""
+    return Msg("421.standing.rampo_throws", throws=rampo_throws(throws, names))
 
 
 def round_sentence(result: RoundResult, names: Sequence[str]) -> Msg:

@@ -2,19 +2,30 @@
 tokens checked against the record saved in localStorage and replayed by `pygames`; play
 by keyboard only; a reload in the middle of a décharge hand (kept dice included); the
 embed page; *Charge auto* (the same game as clicking Lancer, and it stops at the
-décharge); screenshots at 320, 360, 1280 px wide and 740×360."""
+décharge); where the player throwing in the décharge stands; a rampo's throws; a giver
+short of tokens; names never cut inside a word; the paper start's labels; the journal's
+numbers; screenshots at 320, 360, 1280 px wide and 740×360."""
 
 from __future__ import annotations
 
 import pytest
-from harness.le421 import Driver, check_table, paper_start, read, simulate_auto_charge, tokens_text, wait_human_or_end
-from harness.pages import DESKTOP, LANDSCAPE, PHONE_320, PHONE_360, GamePage, open_embedded
+from harness.le421 import (
+    Driver,
+    check_table,
+    paper_start,
+    read,
+    scripted,
+    simulate_auto_charge,
+    tokens_text,
+    wait_human_or_end,
+)
+from harness.pages import DESKTOP, LANDSCAPE, PHONE_320, PHONE_360, GamePage, no_sideways_scroll, open_embedded
 from harness.site import WEB
 
 from pygames import GAMES
 from pygames.dice import Roll
 from pygames.le421 import Stop
-from pygames.le421.messages import round_sentence
+from pygames.le421.messages import hand_label, round_sentence, standing_outcome
 from pygames.messages import text
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
@@ -242,3 +253,206 @@ def test_the_advisor_gives_each_choice_s_chance_of_winning(page, site_url, reque
     else:
         game.wait_actions_above(n)
         assert game.replay().history[n] == best
+
+
+# --- the décharge's standing, the rampo, the last round (issue 20, item 13) ---------------
+
+NBSP = "\u00a0"
+THREE = [("Léa", "human"), ("Ordinateur", "simple"), ("Paul", "human")]
+THREE_START = {"pot": 0, "tokens": [8, 8, 5]}
+#: Léa and Ordinateur tie on 653 in one throw, Paul has the nénette: a rampo for the best
+#: place, Ordinateur first (the last tied throws first); Léa is to throw.
+IN_RAMPO = ("roll", "dice 6 5 3", "stop", "Ordinateur: 5 3 6", "Paul: 2 2 1", "Ordinateur: 4 2 1")
+#: Léa throws 662: Ordinateur's 421 wins the rampo, he gives Paul the 653's 1 token; Paul
+#: leads the second round.
+AFTER_RAMPO = (*IN_RAMPO, "Léa: 6 6 2")
+#: Paul: 631 in three throws; Léa: 552 at her first.
+IN_DECHARGE = (*AFTER_RAMPO, "roll", "dice 6 4 2", "keep 6", "dice 3 5", "keep 6", "dice 3 1",
+               "roll", "dice 5 5 2")
+
+
+def open_position(page, site_url, script, players=THREE, start=THREE_START, seed="e2e-421-at"):
+    """The 421 page opened on a game played with forced dice (saved as the page saves it)."""
+    match = scripted(players, start, *script)
+    blob = {"record": match.to_record()}
+    if match.state.is_terminal():
+        blob["finished"] = True
+    return GamePage(page, site_url, "421").open_saved(blob, clear=True, seed=seed), match
+
+
+def test_the_decharge_says_where_the_thrower_stands(page, site_url, request_log, screenshot):
+    page.set_viewport_size(LANDSCAPE)
+    # Paul leads the round: nothing to beat yet, before his throw and after it.
+    game, match = open_position(page, site_url, AFTER_RAMPO)
+    view = check_table(page, match)
+    assert view["standing"] == [f"Paul{NBSP}: pas encore lancé{NBSP}; rien à battre encore.", ""]
+    game.listen_live()
+    n = game.actions()
+    page.click("#roll")
+    game.wait_actions_above(n)
+    match = game.replay()
+    view = check_table(page, match)
+    assert view["standing"][0].endswith(f"en 1 coup{NBSP}; rien à battre encore.") and view["standing"][1] == ""
+    # He stops: Léa's turn, with his hand to beat (on the table and said).
+    page.click("#stop")
+    game.wait_actions_above(n + 2)
+    match = game.replay()
+    beat = text(hand_label(match.state.hands[2].dice))
+    assert match.state.current_player() == 0
+    view = check_table(page, match)
+    assert view["standing"] == [f"Léa{NBSP}: pas encore lancé{NBSP}; à battre{NBSP}: {beat} de Paul en 1 coup.", ""]
+    assert any(f"À Léa de lancer. À battre{NBSP}: {beat} de Paul en 1 coup." in said for said in game.announced())
+
+    # Paul has 631 in three throws, Léa 552 at her first: she would receive his token.
+    game, match = open_position(page, site_url, IN_DECHARGE)
+    view = check_table(page, match)
+    assert view["standing"] == [f"Léa{NBSP}: 552 en 1 coup{NBSP}; à battre{NBSP}: 631 de Paul en 3 coups.",
+                                "En l'état, Léa recevrait 1 jeton de Paul."]
+    screenshot(page, "421_740x360_standing")
+    # She throws again: the line follows, and her new standing is said.
+    game.listen_live()
+    n = game.actions()
+    page.click("#roll")
+    game.wait_actions_above(n)
+    match = game.replay()
+    state = match.state
+    assert state.current_player() == 0 and state.throws == 2
+    view = check_table(page, match)
+    outcome = text(standing_outcome(state.standing(), match.names))
+    assert view["standing"][1] == outcome and outcome.startswith("En l'état, ")
+    page.wait_for_function("(s) => (window.__e2eLive || []).some((t) => t.includes(s))", arg=outcome)
+    page.set_viewport_size(PHONE_320)
+    no_sideways_scroll(page, 320)
+
+
+def test_a_rampo_shows_each_throw_and_the_previous_round_says_so(page, site_url, request_log, screenshot):
+    page.set_viewport_size(PHONE_360)
+    game, match = open_position(page, site_url, IN_RAMPO)
+    view = check_table(page, match)
+    assert view["standing"] == [f"Lancers du rampo — Ordinateur{NBSP}: 421.", ""]
+    assert view["caption"] == "Ordinateur : 421 (rampo)"
+    assert [seat["rampo"] for seat in view["seats"]] == [None, "rampo : 421", None]
+    screenshot(page, "421_360_rampo")
+    # Léa's 662 settles it: the round's sentence, the last hands and the journal say who
+    # threw what, so that one of the two 653 is the best.
+    game, match = open_position(page, site_url, AFTER_RAMPO)
+    view = check_table(page, match)
+    sentence = (f"Paul (nénette) reçoit 1 jeton d'Ordinateur (653) après un rampo "
+                f"(Ordinateur{NBSP}: 421, Léa{NBSP}: 662).")
+    assert view["last"] == sentence and view["lastTitle"] == "Tour précédent"
+    assert view["lastHands"] == [f"Léa 653 (rampo{NBSP}: 662)", f"Ordinateur 653 (rampo{NBSP}: 421) meilleure",
+                                 "Paul nénette pire"]
+    assert view["journal"] == [f"Tour 1{NBSP}: {sentence}"]
+    # The dice still on the felt are the last throw of the round before, and say so.
+    assert view["caption"] == "Tour précédent · Léa : 662 (rampo)"
+    screenshot(page, "421_360_after_rampo")
+    # Once a hand of this round is thrown, the felt shows it.
+    n = game.actions()
+    page.click("#roll")
+    game.wait_actions_above(n)
+    assert "Tour précédent" not in read(page)["caption"]
+
+
+def test_a_giver_short_of_tokens_is_said_and_the_last_round_is_named_so(page, site_url, request_log):
+    page.set_viewport_size(DESKTOP)
+    game, match = open_position(page, site_url, ("roll", "dice 6 1 1", "stop", "Paul: 6 5 3"),
+                                players=[("Léa", "human"), ("Paul", "human")], start={"pot": 0, "tokens": [2, 19]})
+    assert match.state.is_terminal()
+    view = check_table(page, match)
+    assert view["last"] == f"Paul (653) reçoit 2 jetons de Léa (fiche de 6){NBSP}; Léa n'avait que 2 jetons des 6 dus."
+    assert view["lastTitle"] == "Dernier tour"
+
+
+#: Every word of every name drawn in the table that a line break cuts (its boxes on more
+#: than one line); words longer than `long` letters are left out (they must break or end
+#: in "…" somewhere).
+NAME_WORDS_CUT_JS = r"""(long) => {
+    const cut = [];
+    let words = 0;
+    for (const node of document.querySelectorAll('#table .name, #table .who')) {
+        if (!node.getClientRects().length) continue;
+        const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+        for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+            for (const m of t.data.matchAll(/[^\s ]+/g)) {
+                if (m[0].length > long) continue;
+                const range = document.createRange();
+                range.setStart(t, m.index);
+                range.setEnd(t, m.index + m[0].length);
+                const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+                    .map((r) => Math.round(r.top)));
+                words += 1;
+                if (tops.size > 1) cut.push(m[0]);
+            }
+        }
+    }
+    return {words, cut};
+}"""
+LONG_NAME = "Wolfeschlegelsteinhausenbergerdorffvoral"  # 40 letters, the longest a name may be
+#: The seats' names that end in "…", with their title.
+SEAT_NAMES_CLIPPED_JS = """() => [...document.querySelectorAll('#seats .who .name')]
+    .filter((n) => n.scrollWidth > n.clientWidth).map((n) => n.title)"""
+
+
+def names_whole(page, viewports, least_words=2):
+    for viewport in viewports:
+        page.set_viewport_size(viewport)
+        found = page.evaluate(NAME_WORDS_CUT_JS, 20)
+        assert found["words"] >= least_words and found["cut"] == [], (viewport, found)
+        no_sideways_scroll(page, viewport["width"])
+
+
+def test_names_are_never_cut_inside_a_word(page, site_url, request_log, screenshot):
+    players = [("Jean Pierre", "human"), ("Ordinateur", "simple"), (LONG_NAME, "human")]
+    page.set_viewport_size(LANDSCAPE)
+    game, match = open_position(page, site_url, IN_DECHARGE, players=players)
+    check_table(page, match)
+    names_whole(page, (LANDSCAPE, {"width": 714, "height": 600}, PHONE_320, PHONE_360, DESKTOP), least_words=8)
+    # The 40 letters do not fit a seat on a phone: they end in "…", the whole name in the title.
+    page.set_viewport_size(PHONE_320)
+    assert page.evaluate(SEAT_NAMES_CLIPPED_JS) == [LONG_NAME]
+    page.set_viewport_size(LANDSCAPE)
+    screenshot(page, "421_740x360_names")
+    # The embed page in a 714 px frame, and on a landscape phone.
+    open_embedded(page, site_url, "421", "names", viewport={"width": 714, "height": 700},
+                  fresh=True, seed="e2e-421-names", players="Léa,Ordinateur:simple")
+    names_whole(page, ({"width": 714, "height": 700}, LANDSCAPE))
+    screenshot(page, "421_embed_714")
+
+
+#: Each control of the setup that is shown, by its accessible name (roles that take input).
+SETUP_NAMES_JS = """() => [...document.querySelectorAll('#setup input:not([type=file]), #setup select')]
+    .filter((c) => c.getClientRects().length)
+    .map((c) => c.getAttribute('aria-label') || c.labels[0]?.querySelector('span')?.textContent || '')"""
+
+
+def test_the_paper_start_fields_have_their_own_labels(page, site_url, request_log):
+    game = GamePage(page, site_url, "421").open(fresh=True)
+    page.check("#paper")
+    names = page.evaluate(SETUP_NAMES_JS)
+    assert "Jetons au pot" in names and "Jetons restant au pot" in names
+    assert "" not in names and len(names) == len(set(names)), names
+    # The accessible names, as a screen reader hears them: each once.
+    tree = page.locator("#setup").aria_snapshot()
+    for name in ("Jetons au pot", "Jetons restant au pot"):
+        assert tree.count(f'"{name}"') == 1, tree
+    page.get_by_label("Jetons restant au pot", exact=True).fill("0")
+    game.start_game([("Léa", "human"), ("Paul", "human")], fields={"#paper-tokens": "10 11"})
+    assert game.replay().start == {"pot": 0, "tokens": [10, 11], "leader": 0}
+
+
+#: Each journal line shown with a list number before it (its marker drawn).
+JOURNAL_NUMBERED_JS = """() => [...document.querySelectorAll('#journal-list li')]
+    .filter((li) => getComputedStyle(li).display === 'list-item'
+                    && getComputedStyle(li).listStyleType !== 'none').map((li) => li.textContent)"""
+
+
+def test_the_journal_numbers_each_round_once(page, site_url, request_log):
+    rounds = ("Léa: 2 2 1", "Paul: 6 5 3") * 4  # Léa leads each round and takes 1 token
+    game, match = open_position(page, site_url, rounds, players=[("Léa", "human"), ("Paul", "human")],
+                                start=None)
+    assert match.state.round == 5
+    page.click("#journal summary")
+    view = check_table(page, match)
+    sentence = "Léa (nénette) prend 1 jeton au pot, meilleure main : Paul (653)."
+    assert view["journal"] == [f"Tour {n}{NBSP}: {sentence}" for n in (4, 3, 2, 1)]
+    assert page.evaluate(JOURNAL_NUMBERED_JS) == []

@@ -28,6 +28,10 @@ CHANGED_WORDS = [
     (lambda e: e["record"]["game"] == "421", "jeton de A (", "jeton d'A ("),
     (lambda e: e["record"]["game"] == "421", "jetons de A (", "jetons d'A ("),
     (lambda e: e["record"]["game"] == "421", " de Ordinateur (", " d'Ordinateur ("),
+    # The 421 round's sentence says when the giver had fewer tokens than the hand's value
+    # (issue 20, item 13): Marie gave her last 7 of the 421's 10.
+    (lambda e: e["label"] == "421 paper start in the décharge", "jetons de Marie (421).",
+     "jetons de Marie (421)\u00a0; Marie n'avait que 7 jetons des 10 dus."),
     # The Dé Landais writes its targets as the page does, "3 000" (item 11).
     *((lambda e: e["record"]["game"] == "de-landais", f"exactement {n}000 ", f"exactement {n}\u202f000 ")
       for n in (1, 2, 3)),

@@ -1,8 +1,9 @@
 """The 421 page's own parts (web/app/le421_view.py), beside the page object: the table as
 displayed (pot, each player's tokens as a number and as coins, hands, the last round's
-sentence, the journal) checked against the engine; a person's décharge (`plan`) and a
-driver that plays it by mouse or keyboard; *Charge auto* replayed offline; a paper start
-that opens on a décharge.
+sentence, the journal, where the player throwing in the décharge stands, a rampo's throws)
+checked against the engine; a person's décharge (`plan`) and a driver that plays it by
+mouse or keyboard; *Charge auto* replayed offline; a paper start that opens on a décharge;
+games played with forced dice (`scripted`), to open a page on a chosen position.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pygames import GAMES, DiceSampler, Match, Player
 from pygames.core import bot_for
 from pygames.dice import Roll
 from pygames.le421 import hand_value, sorted_hand
-from pygames.le421.messages import hand_label, round_sentence
+from pygames.le421.messages import hand_label, rampo_line, round_sentence, standing_line, standing_outcome
 from pygames.messages import text
 
 GAME = GAMES["421"]
@@ -35,6 +36,11 @@ READ_JS = """
       rampo: tr.querySelector('.rampo-tag')?.textContent ?? null,
     })),
     last: q('#last-round').hidden ? null : q('#last-sentence').textContent,
+    lastTitle: q('#last-round').hidden ? null : q('#last-title').textContent,
+    lastHands: [...document.querySelectorAll('#last-hands .last-hand')].map(s => s.textContent),
+    caption: q('#dice-caption').textContent,
+    standing: q('#standing').hidden ? null
+      : [q('#standing-line').textContent, q('#standing-outcome').textContent],
     journal: [...document.querySelectorAll('#journal-list li')].map(li => li.textContent),
     turn: q('#turn-info').textContent,
     phase: q('#phase-info').textContent,
@@ -83,8 +89,35 @@ def check_table(page, match: Match) -> dict:
             hand = state.hand_infos()[p]
             assert seat["hand"] == (text(hand_label(hand.dice)) if hand else None)
     assert view["last"] == (text(round_sentence(state.last, names)) if state.last else None)
+    assert view["standing"] == expected_standing(match), (view["standing"], state)
     assert len(view["journal"]) == state.round - 1 if not state.is_terminal() else True
     return view
+
+
+def expected_standing(match: Match) -> list[str] | None:
+    """The line under the dice, as pygames words it: in the décharge the hand of the player
+    throwing against the hand to beat, and what would move; in a rampo its throws."""
+    state, names = match.state, match.names
+    standing = state.standing()
+    if standing is not None:
+        outcome = standing_outcome(standing, names)
+        return [text(standing_line(standing, names)), text(outcome) if outcome else ""]
+    if state.rampo and state.rampo_throws and not state.is_terminal():
+        return [text(rampo_line(state.rampo_throws, names)), ""]
+    return None
+
+
+def scripted(players, start, *script: str, options=None) -> Match:
+    """A game played with forced dice: each item of `script` is an action's notation, or
+    "Name: a b c" for `roll` then `dice a b c`.  `players`: (name, seat) pairs."""
+    match = Match(GAME, [Player(n, s) for n, s in players], options or {}, start=start)
+    for item in script:
+        if ":" in item:
+            match.apply("roll")
+            match.apply("dice " + item.split(":")[1].strip())
+        else:
+            match.apply(item)
+    return match
 
 
 def wait_human_or_end(page, timeout=TURN_TIMEOUT_MS) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core import Outcome
-from ..messages import Msg, Name, register, sentences, text
+from ..messages import Msg, Name, Series, register, sentences, text
 from .rules import (
     DechargeStarts,
     Le421State,
@@ -17,6 +17,7 @@ from .rules import (
     RampoStarts,
     RoundResult,
     Settled,
+    Standing,
     Stop,
     Stopped,
     Thrown,
@@ -64,9 +65,34 @@ register({
     "421.error.rank_dice": "Il faut exactement {n} dés (par exemple : rank421 4 2 1).",
     # a round in one sentence
     "421.round.charge": "{worst} ({worst_hand}) prend {tokens} au pot, meilleure main : "
-                        "{best} ({best_hand}){rampos}.",
-    "421.round.decharge": "{worst} ({worst_hand}) reçoit {tokens} {best|de} ({best_hand}){rampos}.",
-    "421.rampos": (" après un rampo", " après {n} rampos"),
+                        "{best} ({best_hand}){rampos}{short}.",
+    "421.round.decharge": "{worst} ({worst_hand}) reçoit {tokens} {best|de} ({best_hand}){rampos}{short}.",
+    "421.rampos": (" après un rampo ({throws})", " après {n} rampos ({throws})"),
+    "421.rampo_throw": "{player}\u00a0: {hand}",
+    "421.short.charge": "\u00a0; le pot n'avait plus que {tokens} des {value} dus",
+    "421.short.decharge": "\u00a0; {best} n'avait que {tokens} des {value} dus",
+    # where the player throwing in the décharge stands (rules.Standing)
+    "421.standing.hand": "{player}\u00a0: {hand} en {throws}",
+    "421.standing.not_thrown": "{player}\u00a0: pas encore lancé",
+    "421.standing.to_beat": "{mine}\u00a0; à battre\u00a0: {hand} {players|de} en {throws}.",
+    "421.standing.nothing_to_beat": "{mine}\u00a0; rien à battre encore.",
+    "421.standing.to_beat_alone": "À battre\u00a0: {hand} {players|de} en {throws}.",
+    "421.standing.gives": "En l'état, {player} donnerait {tokens} à {taker}{all}.",
+    "421.standing.gives_rampo": "En l'état, {player} donnerait {tokens} au perdant d'un rampo "
+                                "entre {players}{all}.",
+    "421.standing.receives": "En l'état, {player} recevrait {tokens} {giver|de}{all}.",
+    "421.standing.receives_rampo": "En l'état, {player} recevrait {tokens} du gagnant d'un rampo "
+                                   "entre {players}.",
+    "421.standing.rampo_best": "En l'état, rampo pour la meilleure place entre {players}.",
+    "421.standing.rampo_worst": "En l'état, rampo pour la pire place entre {players}.",
+    "421.standing.between": "En l'état, {player} ne donnerait ni ne recevrait rien{move}.",
+    "421.standing.move": "\u00a0: {giver} donnerait {tokens} à {taker}{all}",
+    "421.standing.move_rampo_best": "\u00a0: rampo pour la meilleure place entre {players}",
+    "421.standing.move_rampo_worst": "\u00a0: rampo pour la pire place entre {players}",
+    "421.standing.all": (", son dernier\u00a0: {player} aurait gagné",
+                         ", ses derniers\u00a0: {player} aurait gagné"),
+    "421.standing.up_to": "jusqu'à {tokens}",
+    "421.standing.rampo_throws": "Lancers du rampo — {throws}.",
     # what an action did
     "421.thrown": "{player} lance : {dice} ({hand}).",
     "421.stopped": "{player} s'arrête sur {hand} en {throws}.",
@@ -125,14 +151,104 @@ def hand_label(hand: Sequence[int]) -> Msg | str:
     return "".join(map(str, hand)) if hand_kind(hand) == "autre" else hand_name(hand)
 
 
+def rampo_throws(throws: Sequence[tuple[int, Sequence[int]]], names: Sequence[str]) -> Series:
+    """Rampo throws in the order thrown: "Paul : 421, Léa : 652"."""
+    return Series(Msg("421.rampo_throw", player=Name(names[p]), hand=hand_label(h)) for p, h in throws)
+
+
+def rampo_line(throws: Sequence[tuple[int, Sequence[int]]], names: Sequence[str]) -> Msg:
+    """A rampo's throws so far: "Lancers du rampo — Paul : 421, Léa : 652."."""
+    return Msg("421.standing.rampo_throws", throws=rampo_throws(throws, names))
+
+
 def round_sentence(result: RoundResult, names: Sequence[str]) -> Msg:
-    """A round in one sentence: who takes how many tokens, from the pot or from whom."""
-    rampos = Msg("421.rampos", n=result.rampos) if result.rampos else ""
+    """A round in one sentence: who takes how many tokens, from the pot or from whom, the
+    rampo throws that settled it, and a pot or a giver that had fewer tokens than due."""
+    rampos = Msg("421.rampos", n=result.rampos,
+                 throws=rampo_throws(result.rampo_throws, names)) if result.rampos else ""
+    tokens = Msg("count.tokens", n=result.amount)
+    best = Name(names[result.best])
+    short = Msg(f"421.short.{result.phase}", best=best, tokens=tokens,
+                value=result.value) if result.short else ""
     return Msg(
         f"421.round.{result.phase}",
         worst=Name(names[result.worst]), worst_hand=hand_label(result.worst_hand.dice),
-        best=Name(names[result.best]), best_hand=hand_label(result.best_hand.dice),
-        tokens=Msg("count.tokens", n=result.amount), rampos=rampos)
+        best=best, best_hand=hand_label(result.best_hand.dice),
+        tokens=tokens, rampos=rampos, short=short)
+
+
+def _tokens(amounts: Sequence[int]) -> Msg:
+    """The tokens a giver would give, or "jusqu'à" the most when tied givers hold different
+    numbers."""
+    tokens = Msg("count.tokens", n=max(amounts))
+    return tokens if len(set(amounts)) == 1 else Msg("421.standing.up_to", tokens=tokens)
+
+
+def _gives_all(standing: Standing, names: Sequence[str]) -> Msg | str:
+    """", ses derniers : Paul aurait gagné" when the one giver would give his last tokens."""
+    if len(standing.givers) != 1 or not standing.gives_all(standing.givers[0]):
+        return ""
+    return Msg("421.standing.all", n=standing.amounts[0], player=Name(names[standing.givers[0]]))
+
+
+def standing_line(standing: Standing, names: Sequence[str]) -> Msg:
+    """His hand so far and the hand to beat: "Léa : 552 en 1 coup ; à battre : 631 de Paul
+    en 2 coups."."""
+    player = Name(names[standing.player])
+    hand = standing.hand
+    mine = (Msg("421.standing.not_thrown", player=player) if hand is None else
+            Msg("421.standing.hand", player=player, hand=hand_label(hand.dice),
+                throws=Msg("count.throws", n=hand.throws)))
+    beat = standing.to_beat_hand
+    if beat is None:
+        return Msg("421.standing.nothing_to_beat", mine=mine)
+    return Msg("421.standing.to_beat", mine=mine, hand=hand_label(beat.dice),
+               players=[Name(names[p]) for p in standing.to_beat],
+               throws=Msg("count.throws", n=beat.throws))
+
+
+def to_beat(standing: Standing, names: Sequence[str]) -> Msg | None:
+    """"À battre : 631 de Paul en 2 coups." (None while nothing is to beat)."""
+    beat = standing.to_beat_hand
+    if beat is None:
+        return None
+    return Msg("421.standing.to_beat_alone", hand=hand_label(beat.dice),
+               players=[Name(names[p]) for p in standing.to_beat],
+               throws=Msg("count.throws", n=beat.throws))
+
+
+def standing_outcome(standing: Standing, names: Sequence[str]) -> Msg | None:
+    """What would happen to him, the round ending on the hands so far: he would give or
+    receive so many tokens (and from or to whom), a rampo, or nothing (and who would give
+    to whom).  None before his first throw or with no other hand to compare."""
+    place = standing.place
+    if place in ("", "first"):
+        return None
+    player = Name(names[standing.player])
+    givers, takers = standing.givers, standing.takers
+    others = [Name(names[p]) for p in (standing.player, *standing.tied)]
+    if standing.tied:
+        return Msg(f"421.standing.rampo_{place}", players=others)
+    if place == "best":
+        if len(takers) > 1:
+            return Msg("421.standing.gives_rampo", player=player, tokens=_tokens(standing.amounts),
+                       players=[Name(names[p]) for p in takers], all=_gives_all(standing, names))
+        return Msg("421.standing.gives", player=player, tokens=_tokens(standing.amounts),
+                   taker=Name(names[takers[0]]), all=_gives_all(standing, names))
+    if place == "worst":
+        if len(givers) > 1:
+            return Msg("421.standing.receives_rampo", player=player, tokens=_tokens(standing.amounts),
+                       players=[Name(names[p]) for p in givers])
+        return Msg("421.standing.receives", player=player, tokens=_tokens(standing.amounts),
+                   giver=Name(names[givers[0]]), all=_gives_all(standing, names))
+    if len(givers) > 1:
+        move = Msg("421.standing.move_rampo_best", players=[Name(names[p]) for p in givers])
+    elif len(takers) > 1:
+        move = Msg("421.standing.move_rampo_worst", players=[Name(names[p]) for p in takers])
+    else:
+        move = Msg("421.standing.move", giver=Name(names[givers[0]]), tokens=_tokens(standing.amounts),
+                   taker=Name(names[takers[0]]), all=_gives_all(standing, names))
+    return Msg("421.standing.between", player=player, move=move)
 
 
 def event(fact, names: Sequence[str]) -> Msg:

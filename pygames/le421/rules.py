@@ -18,7 +18,8 @@ player with no token after the charge, or who gives away his last one in the
 décharge, has won and leaves; the game ends when one player holds every token.
 
 What each action did is kept in the state as typed events (`events`: `Thrown`, `Stopped`,
-`Settled`, `Left`, `DechargeStarts`, `RampoStarts`, `Lost`, `NextRound`); their words are
+`Settled`, `Left`, `DechargeStarts`, `RampoStarts`, `Lost`, `NextRound`); where the player
+throwing in the décharge stands is a fact too (`Le421State.standing`); their words are
 pygames.le421.messages'.  Nothing in this module draws a random number: dice are chance
 actions.
 """
@@ -53,7 +54,7 @@ from ..messages import Msg
 __all__ = [
     "DICE", "DechargeStarts", "FOUR_TWO_ONE", "GAMES", "Hand", "HandInfo", "Le421",
     "Le421State", "Left", "Lost", "NENETTE", "NextRound", "RampoStarts", "Roll", "RoundResult",
-    "Rules", "Settled", "Stop", "Stopped", "THROWS", "Thrown", "hand_info", "hand_key",
+    "Rules", "Settled", "Standing", "Stop", "Stopped", "THROWS", "Thrown", "hand_info", "hand_key",
     "hand_kind", "hand_rank", "hand_value", "ranked_hands", "sorted_hand",
 ]
 
@@ -197,6 +198,63 @@ class RoundResult:
     hands: tuple[Hand | None, ...]  # every player's hand this round
     left: tuple[int, ...] = ()  # players who won and left at this round
     charge_over: bool = False
+    value: int = 0  # the best hand's value: the tokens due (`amount` is less when the pot,
+    # or the best hand's player in the décharge, had fewer)
+    rampo_throws: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (player, hand) of each rampo
+    # throw, in the order thrown
+
+    @property
+    def short(self) -> bool:
+        """The pot (charge) or the giver (décharge) had fewer tokens than the value due."""
+        return self.amount < self.value
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where the player throwing in the décharge stands were he to stop on the dice shown,
+    against the hands played so far this round (`Le421State.standing`).
+
+    `to_beat`: the others holding the strongest hand so far.  `givers` and `takers`: the
+    strongest and the weakest of the hands so far, his included once he has thrown (more
+    than one: a rampo would settle which); `amounts`: the tokens each giver would give (the
+    value due, or all he holds if fewer).  With fewer than two hands nothing would move:
+    `givers`, `takers` and `amounts` are empty."""
+
+    player: int
+    hand: Hand | None  # his dice and the throws used (None before his first throw)
+    to_beat: tuple[int, ...]
+    to_beat_hand: Hand | None
+    givers: tuple[int, ...]
+    takers: tuple[int, ...]
+    value: int  # the strongest hand's value (0 with fewer than two hands)
+    amounts: tuple[int, ...]  # per giver
+    holdings: tuple[int, ...]  # per giver, the tokens he holds
+
+    @property
+    def place(self) -> str:
+        """His place among the hands so far: "" before his first throw, "first" (no other
+        hand yet), "best", "worst" or "between"; a rampo is pending when he shares his
+        place (`tied`)."""
+        if self.hand is None:
+            return ""
+        if not self.givers:
+            return "first"
+        if self.player in self.givers:
+            return "best"
+        if self.player in self.takers:
+            return "worst"
+        return "between"
+
+    @property
+    def tied(self) -> tuple[int, ...]:
+        """The others sharing his place, best or worst (a rampo would settle it)."""
+        group = {"best": self.givers, "worst": self.takers}.get(self.place, ())
+        return tuple(p for p in group if p != self.player)
+
+    def gives_all(self, giver: int) -> bool:
+        """`giver` (one of `givers`) would give his last tokens, and so have won."""
+        i = self.givers.index(giver)
+        return self.amounts[i] == self.holdings[i]
 
 
 # --- what an action did: typed events (their words: pygames.le421.messages) ---------
@@ -280,6 +338,7 @@ class Le421State(CupState, State):
     rampo: str = ""  # "", "best" or "worst": which place a rampo is settling
     rampos: int = 0  # rampos played this round
     rampo_hands: tuple[tuple[tuple[int, ...], ...], ...] = ()  # per player, his rampo throws
+    rampo_throws: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (player, hand), in order
     last: RoundResult | None = None
     events: tuple = ()  # what the last action did: typed events (Thrown, Settled, …)
     loser: int | None = None
@@ -366,6 +425,38 @@ class Le421State(CupState, State):
         """Each player's hand this round, with its rank, name and value."""
         return [None if h is None else hand_info(h.dice, self.rules) for h in self.hands]
 
+    def standing(self) -> Standing | None:
+        """In the décharge (not in a rampo), where the player throwing stands were he to
+        stop on the dice shown: the hands so far compared as the round's end compares them
+        (the hand, then the fewer throws), and the tokens that would move."""
+        if not self.decharge or self.rampo or self.is_terminal() or self.rolling:
+            return None
+        player = self.order[self.turn]
+        hand = Hand(sorted_hand(self.dice), self.throws) if self.throws else None
+        played = {p: self.hands[p] for p in self.round_order if self.hands[p] is not None and p != player}
+        index = _rank_index(self.rules)
+
+        def key(h: Hand) -> tuple[int, int]:
+            return index[h.dice], h.throws
+
+        to_beat: tuple[int, ...] = ()
+        if played:
+            top = min(key(h) for h in played.values())
+            to_beat = tuple(p for p in played if key(played[p]) == top)
+        to_beat_hand = played[to_beat[0]] if to_beat else None
+        if hand is not None:
+            played[player] = hand
+        if len(played) < 2:
+            return Standing(player, hand, to_beat, to_beat_hand, (), (), 0, (), ())
+        keys = {p: key(h) for p, h in played.items()}
+        best, worst = min(keys.values()), max(keys.values())
+        givers = tuple(p for p in self.round_order if p in keys and keys[p] == best)
+        takers = tuple(p for p in self.round_order if p in keys and keys[p] == worst)
+        value = hand_value(played[givers[0]].dice, self.rules)
+        holdings = tuple(self.tokens[p] for p in givers)
+        return Standing(player, hand, to_beat, to_beat_hand, givers, takers, value,
+                        tuple(min(value, t) for t in holdings), holdings)
+
     # the round's mechanics
 
     def _finish_hand(self) -> "Le421State":
@@ -374,7 +465,8 @@ class Le421State(CupState, State):
         if self.rampo:
             rampo_hands = list(self.rampo_hands)
             rampo_hands[p] = rampo_hands[p] + (hand,)
-            state = replace(self, rampo_hands=tuple(rampo_hands))
+            state = replace(self, rampo_hands=tuple(rampo_hands),
+                            rampo_throws=self.rampo_throws + ((p, hand),))
         else:
             hands = list(self.hands)
             hands[p] = Hand(hand, self.throws)
@@ -438,6 +530,7 @@ class Le421State(CupState, State):
             phase="decharge" if self.decharge else "charge", best=best, worst=worst,
             best_hand=self.hands[best], worst_hand=self.hands[worst], amount=amount,
             rampos=self.rampos, hands=self.hands, left=gone, charge_over=charge_over,
+            value=value, rampo_throws=self.rampo_throws,
         )
         events += (Settled(result),)
         if gone:
@@ -465,7 +558,7 @@ class Le421State(CupState, State):
         return replace(
             self, round=round_number, round_order=order, order=order, turn=0,
             limit=THROWS if self.decharge else 1, throws=0, dice=(), rolling=(), kept=(),
-            hands=(None,) * n, rampo="", rampos=0, rampo_hands=((),) * n,
+            hands=(None,) * n, rampo="", rampos=0, rampo_hands=((),) * n, rampo_throws=(),
         )
 
 

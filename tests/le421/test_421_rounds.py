@@ -145,7 +145,10 @@ def test_a_best_tie_is_a_rampo_for_the_value_of_the_original_hand():
     play(m, "Paul: 4 2 1", "Léa: 6 5 2")
     s = m.state
     assert s.phase == "decharge" and s.tokens == (11, 10)  # 653 is worth 1, not the 421's 10
-    assert text(round_sentence(s.last, m.names)) == "Léa (653) reçoit 1 jeton de Paul (653) après un rampo."
+    # The rampo's throws are said, in the order thrown: they explain which 653 was best.
+    assert s.last.rampo_throws == ((1, (4, 2, 1)), (0, (6, 5, 2)))
+    assert text(round_sentence(s.last, m.names)) == \
+        "Léa (653) reçoit 1 jeton de Paul (653) après un rampo (Paul\u00a0: 421, Léa\u00a0: 652)."
     assert s.round_order == (0, 1)
 
 
@@ -161,7 +164,12 @@ def test_a_worst_tie_is_replayed_until_settled():
     play(m, "Zoé: 6 6 5", "Paul: 1 1 1")
     s = m.state
     assert s.tokens == (0, 9, 12) and s.left == ((0,),)  # Léa gives all she has: 3
-    assert text(round_sentence(s.last, m.names)) == "Zoé (653) reçoit 3 jetons de Léa (421) après 2 rampos."
+    # Each rampo throw in order; Léa had 3 tokens of the 421's 10.
+    assert s.last.rampo_throws == ((2, (2, 2, 1)), (1, (2, 2, 1)), (2, (6, 6, 5)), (1, (1, 1, 1)))
+    assert (s.last.amount, s.last.value, s.last.short) == (3, 10, True)
+    assert text(round_sentence(s.last, m.names)) == (
+        "Zoé (653) reçoit 3 jetons de Léa (421) après 2 rampos (Zoé\u00a0: nénette, Paul\u00a0: nénette, "
+        "Zoé\u00a0: 665, Paul\u00a0: baraque d'as)\u00a0; Léa n'avait que 3 jetons des 10 dus.")
     assert s.round_order == (2, 1) and s.phase == "decharge"
     assert s.ranking() == [[0], [1], [2]]
 
@@ -232,3 +240,26 @@ def test_render_text_draws_the_table():
     m = play(match(), "Léa: 4 2 1")
     text = render_text(GAME, m.state, m.names)
     assert "pot : 21" in text and "421 (vaut 10, 1 coup)" in text and "charge" in text
+
+
+@pytest.mark.parametrize("tokens, said", [
+    ([2, 19], "Paul (653) reçoit 2 jetons de Léa (fiche de 6)\u00a0; Léa n'avait que 2 jetons des 6 dus."),
+    ([6, 15], "Paul (653) reçoit 6 jetons de Léa (fiche de 6)."),  # all she had, but all that was due
+])
+def test_the_round_sentence_says_when_the_giver_had_fewer_tokens_than_due(tokens, said):
+    m = play(match(start={"pot": 0, "tokens": tokens}), "roll", "dice 6 1 1", "stop", "Paul: 6 5 3")
+    s = m.state
+    assert (s.last.amount, s.last.value) == (tokens[0], 6) and s.last.short == (tokens[0] < 6)
+    assert s.left == ((0,),)
+    assert text(round_sentence(s.last, m.names)) == said
+    assert said in plain(describe_events(s, m.names))
+
+
+def test_the_round_sentence_says_when_the_pot_had_fewer_tokens_than_due():
+    m = play(match(start={"pot": 3, "tokens": [10, 8]}), "Léa: 4 2 1", "Paul: 6 5 3")
+    assert text(round_sentence(m.state.last, m.names)) == (
+        "Paul (653) prend 3 jetons au pot, meilleure main : Léa (421)"
+        "\u00a0; le pot n'avait plus que 3 jetons des 10 dus.")
+    m = play(match(start={"pot": 10, "tokens": [6, 5]}), "Léa: 4 2 1", "Paul: 6 5 3")
+    assert text(round_sentence(m.state.last, m.names)) == \
+        "Paul (653) prend 10 jetons au pot, meilleure main : Léa (421)."

@@ -1,6 +1,8 @@
 """The 421 view: three dice, the pot and each player's tokens drawn as coins, this
 round's hands, the last round's result and a journal of the rounds, drawn from the
-state; clicks and keys become action notations.
+state; clicks and keys become action notations.  In the décharge a line under the dice
+says where the player throwing stands (his hand against the hand to beat, and the tokens
+that would move: `Le421State.standing`); in a rampo, its throws so far.
 
 The shell (shell.py) owns everything else.  Kept dice are the page's own state until
 the next throw (`held`, saved with the game so that a reload keeps them); the roll
@@ -8,8 +10,9 @@ button's ``data-action`` always says what a click plays (``roll``, or ``keep 4 1
 
 Between two hands the table is empty (the engine clears the dice); the page keeps the
 dice of the last hand thrown in view, dimmed, with whose they were (`shown`), so that a
-computer's throw can be followed.  The journal of the rounds is rebuilt by replaying
-the record when a game is adopted, then grows as rounds end.
+computer's throw can be followed; a hand of an earlier round, or a rampo's throw, says
+so.  The journal of the rounds is rebuilt by replaying the record when a game is
+adopted, then grows as rounds end.
 
 *Charge auto* plays every human throw of the charge, one `roll` at a time through the
 shell, exactly as clicks on Lancer would; the computer's throws in between are played
@@ -27,7 +30,17 @@ from pygames import GameError
 from pygames.core import Throw
 from pygames.dice import Roll
 from pygames.le421 import DICE, Stop, advise
-from pygames.le421.messages import advice_choice, advice_value, describe_events, hand_label, round_sentence
+from pygames.le421.messages import (
+    advice_choice,
+    advice_value,
+    describe_events,
+    hand_label,
+    rampo_line,
+    round_sentence,
+    standing_line,
+    standing_outcome,
+    to_beat,
+)
 from pygames.messages import Name, render
 from pygames.messages import text as words
 
@@ -61,7 +74,7 @@ class View(TrayView):
         super().__init__(table)
         self.tray = DiceTray(table, DICE, redraw=self.render, keepable=keepable, hand=hand_id)
         self.rows = []
-        self.shown = None  # (player, dice in places, throws) of the last hand thrown
+        self.shown = None  # (player, dice in places, throws, round, rampo) of the last throw
         self.log = []  # (round, sentence) of every round played
         self.auto = None  # the Charge auto under way (table.task)
         self.paper = None  # the setup's "partie sur papier" fields (build_setup_extra)
@@ -84,7 +97,8 @@ class View(TrayView):
         fields = el("div", None, "paper-fields", id="paper-fields", hidden=True)
         self.paper = {"check": check}  # kept: these nodes are not in the page's markup
         for key, text, hint in (
-            ("paper-pot", "Jetons au pot", "0 si la charge est finie"),
+            # Not the option "Jetons au pot" (the tokens a game starts with): what is left.
+            ("paper-pot", "Jetons restant au pot", "0 si la charge est finie"),
             ("paper-tokens", "Jetons de chaque joueur, dans l'ordre", "par exemple : 4 0 7"),
             ("paper-leader", "Numéro du joueur qui commence", "1 pour le premier"),
         ):
@@ -148,7 +162,7 @@ class View(TrayView):
         match = self.match
         if isinstance(action, Roll) and match.history:
             self.shown = (before.current_player(), landed(before, action, match.history[-1]),
-                          before.throws + 1)
+                          before.throws + 1, before.round, bool(before.rampo))
         if after.last is not None and after.last is not before.last:
             self.log.append((before.round, render(round_sentence(after.last, self.names))))
 
@@ -157,14 +171,24 @@ class View(TrayView):
         return await self.tray.preview(state, action, pause)
 
     def describe(self, before, action, after):
+        """What the action did; in the décharge, where a person stands after his throw
+        (one sentence), and the hand to beat when his turn comes."""
         p, names = before.current_player(), self.names
         pieces = describe_events(after, names)
         if isinstance(action, Roll) and action.keep:
             pieces = said(Name(names[p]), f" garde {' '.join(map(str, action.keep))}. ") + pieces
         if not after.is_terminal():
             nxt = after.current_player()
+            standing = after.standing()
+            if nxt == p and standing is not None and self.table.is_person(p):
+                outcome = standing_outcome(standing, names)
+                if outcome is not None:
+                    pieces = pieces + [(" ", False)] + render(outcome)
             if nxt != p and self.table.is_person(nxt):
                 pieces = pieces + said(" À ", Name(names[nxt]), " de lancer.")
+                beat = to_beat(standing, names) if standing is not None else None
+                if beat is not None:
+                    pieces = pieces + [(" ", False)] + render(beat)
         return pieces
 
     def joy(self, before, action, after):
@@ -266,7 +290,7 @@ class View(TrayView):
             state, action, nxt = step.before, step.action, step.after
             if isinstance(action, Roll) and step.ply + 1 < len(history):
                 self.shown = (state.current_player(), landed(state, action, history[step.ply + 1]),
-                              state.throws + 1)
+                              state.throws + 1, state.round, bool(state.rampo))
             if nxt.last is not None and nxt.last is not state.last:
                 self.log.append((state.round, render(round_sentence(nxt.last, names))))
 
@@ -294,7 +318,7 @@ class View(TrayView):
             tr = el("tr", None, "seat")
             name = el("th", None, "who", scope="row")
             name.appendChild(el("span", "▶ ", "mark", aria_hidden="true"))
-            name.appendChild(el("span", player.name, "name"))
+            name.appendChild(el("span", player.name, "name", title=player.name))  # "…" if too long
             if player.is_computer:
                 name.appendChild(self.table.seat_badge(player))
             name.appendChild(el("span", "", "status"))
@@ -366,7 +390,7 @@ class View(TrayView):
         box.hidden = last is None
         if last is None:
             return
-        box.querySelector("h3").textContent = "Dernier tour" if state.is_terminal() else "Tour précédent"
+        by_id("last-title").textContent = "Dernier tour" if state.is_terminal() else "Tour précédent"
         set_text(by_id("last-sentence"), round_sentence(last, self.names))
         hands = by_id("last-hands")
         clear(hands)
@@ -377,6 +401,9 @@ class View(TrayView):
                       + (" worst" if p == last.worst else ""))
             item.appendChild(el("span", self.names[p], "name"))
             item.appendChild(el("span", " " + words(hand_label(hand.dice))))
+            rampo = [words(hand_label(h)) for q, h in last.rampo_throws if q == p]
+            if rampo:  # what made one of two equal hands the best or the worst
+                item.appendChild(el("span", " (rampo\u00a0: " + ", ".join(rampo) + ")", "rampo-throws"))
             if p == last.best:
                 item.appendChild(el("small", " meilleure"))
             if p == last.worst:
@@ -390,7 +417,7 @@ class View(TrayView):
             notes.append("Le pot est vide : la décharge commence.")
         if notes:
             hands.appendChild(el("span", " ".join(notes), "note"))
-        self.draw_journal([(number, said(f"Tour {number} : ") + sentence) for number, sentence in self.log])
+        self.draw_journal([(number, said(f"Tour {number}\u00a0: ") + sentence) for number, sentence in self.log])
 
     def draw(self, state, current):
         held = self.tray.held
@@ -402,16 +429,19 @@ class View(TrayView):
         # The dice: those on the table, else the last hand thrown (dimmed).
         dice, owner = state.dice, None
         if not dice and self.shown is not None:
-            owner, dice, shown_throws = self.shown
+            owner, dice, shown_throws, shown_round, shown_rampo = self.shown
         self.tray.draw(None if owner is None else dice, None if owner is None else self.names[owner])
         by_id("dice").classList.toggle("previous", owner is not None)
         caption = by_id("dice-caption")
         if owner is not None:
             clear(caption)  # the name isolated (bidi) from the rest of the caption
+            if shown_round != state.round:  # the last throw of the round before
+                caption.appendChild(el("span", "Tour précédent · ", "earlier"))
             caption.appendChild(el("span", self.names[owner], "name"))
             caption.appendChild(el(
                 "span", f" : {words(hand_label(dice))}"
-                + (f" en {shown_throws} coups" if shown_throws > 1 else "")))
+                + (f" en {shown_throws} coups" if shown_throws > 1 else "")
+                + (" (rampo)" if shown_rampo else "")))
         elif state.dice:
             caption.textContent = words(hand_label(state.dice))
         else:
@@ -436,8 +466,26 @@ class View(TrayView):
         clear(counter)
         for i in range(state.limit if not state.is_terminal() else 0):
             counter.appendChild(el("i", None, "used" if i < state.throws else None))
+        self._draw_standing(state)
         self._draw_info(state, current)
         self.table.hint(self.hint_text())
+
+    def _draw_standing(self, state):
+        """Under the dice: in the décharge, the thrower's hand against the hand to beat and
+        what would move were he to stop; in a rampo, its throws so far."""
+        box, line, outcome = by_id("standing"), by_id("standing-line"), by_id("standing-outcome")
+        standing = state.standing()
+        if standing is not None:
+            set_text(line, standing_line(standing, self.names))
+            found = standing_outcome(standing, self.names)
+            set_text(outcome, found if found is not None else "")
+        elif state.rampo and state.rampo_throws and not state.is_terminal():
+            set_text(line, rampo_line(state.rampo_throws, self.names))
+            set_text(outcome, "")
+        else:
+            set_text(line, "")
+            set_text(outcome, "")
+        box.hidden = not line.textContent
 
     def _draw_info(self, state, current):
         phase = by_id("phase-info")

@@ -27,7 +27,17 @@ from pygames.linotte import (
 from pygames.linotte.bots import ExpertBot, SimpleBot
 from pygames.linotte.cli import parse_board
 from pygames.linotte.rules import majeures as shown_majeures
-from pygames.linotte.search import Turn, dice_tables, opponent_turn, placement_value, reach, value
+from pygames.linotte.search import (
+    Turn,
+    dice_tables,
+    features,
+    needs_search,
+    opponent_turn,
+    placement_value,
+    reach,
+    value,
+)
+from pygames.linotte.weights import FEATURES
 
 GAME = find_game("linotte")
 
@@ -142,6 +152,19 @@ def test_expert_blocks_an_opponents_five_in_a_row():
     state = position("A.... .A... BBBB. ..... ....A", (2, 3, 4, 5, 6), 3)
     assert state.placeable_cells() == [cell_index("E3"), cell_index("C4")]
     assert ExpertBot()(state) == Place(cell_index("E3"))
+
+
+@pytest.mark.parametrize("yam_master", [False, True])
+def test_a_five_one_pawn_away_is_searched_and_valued_under_every_rule_set(yam_master):
+    # Bob holds A3-D3 with E3 free: his five ends the game (and wins it under Yam Master)
+    board = parse_board("A.....A...BBBB..........A")
+    rules = GAME.rules({"yam_master": yam_master})
+    assert needs_search(board, rules)
+    assert not needs_search(parse_board("A.....A...BBB...........A"), rules)
+    named = dict(zip(FEATURES, features(board, 0, rules)))
+    yes, no = ("f4_opp", "f4_plain_opp") if yam_master else ("f4_plain_opp", "f4_opp")
+    assert named[yes] == pytest.approx(reach()["quinte"]) and named[no] == 0.0
+    assert named["f4_plain_opp_lead"] == (0.0 if yam_master else -2 * named["f4_plain_opp"])
 
 
 def test_expert_takes_a_winning_five_under_yam_master():

@@ -7,9 +7,11 @@ pays.
    board for each player: his points, his open windows (two pawns and a free cell; one pawn
    and two free cells) weighted by how easily the free cells are taken (`reach`, exact from
    the dice), the free cells that would complete a window (once, and again when they
-   complete two), the pawns left, and under the Yam Master rules his open five-lines; the
-   points and windows again scaled by how much of the game is left.  The weights are not
-   chosen: `e2e/bench/fit_linotte_eval.py` fits them (numpy, at build time) to self-play games —
+   complete two), the pawns left; the points and windows again scaled by how much of the
+   game is left; and his open five-lines (four pawns and a free cell, three and two), apart
+   under the Yam Master rules (a five wins) and the others (a five ends the game: worth the
+   lead, which scales the four-pawn ones).  The weights are not chosen:
+   `e2e/bench/fit_linotte_eval.py` fits them (numpy, at build time) to self-play games —
    their results, then the exact value of each position's next turn under the weights
    themselves (value iteration) — and writes them, with the fit's held-out figures, into
    `pygames.linotte.weights`.  A placement that ends the game (twelfth pawn, five in a row)
@@ -22,11 +24,11 @@ pays.
    best keeps are those that make the majeure most likely, a table computed once
    (`hit_chances`); with *défi* and the majeure's own cell the values are several and the
    full programme runs instead.
-3. **The reply.**  Near the end of the game (a player with few pawns left) and under Yam
-   Master while a five-line is one pawn from full, passing and the best few placements are
-   judged by the opponent's whole next turn instead — his dice played exactly for his own best
-   placements, each judged by the value above — since the last pawns, whether to end the
-   game or keep a pawn back, decide it.
+3. **The reply.**  Near the end of the game (a player with few pawns left) and while a
+   five-line is one pawn from full (a five ends the game), passing and the best few
+   placements are judged by the opponent's whole next turn instead — his dice played
+   exactly for his own best placements, each judged by the value above — since the last
+   pawns, whether to end the game or keep a pawn back, and a five decide it.
 
 The expert keeps one board's work (a `Turn`) between its decisions of a turn.
 """
@@ -217,17 +219,20 @@ def features(board, mover: int, rules: Rules) -> list[float]:
     t2 = [sum(r[e] * (n - 1) for e, n in completes[p].items()) for p in (0, 1)]
     f4 = [0.0, 0.0]
     f3 = [0.0, 0.0]
-    if rules.five_wins:
-        for line in FIVES:
-            free = [x for x in line if board[x] == EMPTY]
-            if len(free) in (1, 2):
-                owners = {board[x] for x in line} - {EMPTY}
-                if len(owners) == 1:
-                    p = owners.pop()
-                    if len(free) == 1:
-                        f4[p] += r[free[0]]
-                    else:
-                        f3[p] += r[free[0]] * r[free[1]]
+    for line in FIVES:
+        free = [x for x in line if board[x] == EMPTY]
+        if len(free) in (1, 2):
+            owners = {board[x] for x in line} - {EMPTY}
+            if len(owners) == 1:
+                p = owners.pop()
+                if len(free) == 1:
+                    f4[p] += r[free[0]]
+                else:
+                    f3[p] += r[free[0]] * r[free[1]]
+    # A five ends the game under every rule set: it wins outright under Yam Master's, it
+    # is worth the lead otherwise.
+    five = [f4, f3] if rules.five_wins else [[0.0, 0.0], [0.0, 0.0]]
+    plain = [[0.0, 0.0], [0.0, 0.0]] if rules.five_wins else [f4, f3]
     left = [(PAWNS - board.count(p)) / PAWNS for p in (0, 1)]
     s = min(left)
     m, o = mover, 1 - mover
@@ -236,14 +241,16 @@ def features(board, mover: int, rules: Rules) -> list[float]:
     return [
         1.0, float(rules.five_wins),
         pts[m], pts[o], w2[m], w2[o], w1[m], w1[o], t1[m], t1[o], t2[m], t2[o],
-        left[m], left[o], f4[m], f4[o], f3[m], f3[o],
+        left[m], left[o], five[0][m], five[0][o], five[1][m], five[1][o],
         s * pts[m], s * pts[o], s * w2[m], s * w2[o], s * w1[m], s * w1[o],
         s * t1[m], s * t1[o], s * t2[m], s * t2[o],
         hot, room, room * (left[m] - left[o]), (1 - s) ** 2 * (pts[m] - pts[o]),
+        plain[0][m], plain[0][o], plain[1][m], plain[1][o],
+        plain[0][m] * (pts[m] - pts[o]), plain[0][o] * (pts[m] - pts[o]),
     ]
 
 
-assert len(FEATURES) == len(WEIGHTS) == 32
+assert len(FEATURES) == len(WEIGHTS) == 38
 
 
 def value(board, mover: int, rules: Rules) -> float:
@@ -387,12 +394,12 @@ def opponent_turn(board, mover: int, rules: Rules) -> float:
 
 
 def needs_search(board, rules: Rules) -> bool:
-    """The reply is worth searching: few pawns left, or a Yam Master five one pawn away."""
+    """The reply is worth searching: few pawns left, or a five one pawn away (it ends the
+    game under every rule set)."""
     if min(PAWNS - board.count(0), PAWNS - board.count(1)) <= SEARCH_PAWNS:
         return True
-    if rules.five_wins:
-        for line in FIVES:
-            owners = [board[x] for x in line]
-            if owners.count(EMPTY) == 1 and (owners.count(0) == 4 or owners.count(1) == 4):
-                return True
+    for line in FIVES:
+        owners = [board[x] for x in line]
+        if owners.count(EMPTY) == 1 and (owners.count(0) == 4 or owners.count(1) == 4):
+            return True
     return False

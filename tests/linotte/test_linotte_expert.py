@@ -1,7 +1,8 @@
 """The Linotte expert (`pygames.linotte.bots.ExpertBot`, its search in
-`pygames.linotte.search`): its dice programme against a brute-force expectimax, the plain
-choices (a winning five, a block, the last pawn, an appel), legal games under every option
-set, and a small seeded match against the simple player."""
+`pygames.linotte.search`): its dice programme and the opponent's reply it searches against
+brute-force expectimax, the plain choices (a five in a row, a block, the last pawn, an
+appel), legal games under every option set, and a small seeded match against the simple
+player."""
 
 from __future__ import annotations
 
@@ -25,7 +26,18 @@ from pygames.linotte import (
 )
 from pygames.linotte.bots import ExpertBot, SimpleBot
 from pygames.linotte.cli import parse_board
-from pygames.linotte.search import Turn, dice_tables, reach
+from pygames.linotte.rules import majeures as shown_majeures
+from pygames.linotte.search import (
+    Turn,
+    dice_tables,
+    features,
+    needs_search,
+    opponent_turn,
+    placement_value,
+    reach,
+    value,
+)
+from pygames.linotte.weights import FEATURES
 
 GAME = find_game("linotte")
 
@@ -81,6 +93,78 @@ def test_the_free_programme_is_the_exact_expectimax_over_keeps_and_rerolls():
             values = turn.keep_values("", ids, left)
             for k in ids:
                 assert values[k] == pytest.approx(keep_value(t.keeps[k], left), abs=1e-12)
+
+
+def brute_force_turn(board, mover: int, rules) -> float:
+    """The mover's whole turn by expectimax over the rules' own legal actions (every roll,
+    keep, appel, placement, pass), each ending judged as the search judges it."""
+    pass_value = 1.0 - value(board, 1 - mover, rules)
+
+    @lru_cache(maxsize=None)
+    def decide(dice, rolls_made, target, sec):
+        state = LinotteState(rules=rules, board=board, player=mover, rolls=rolls_made,
+                             dice=dice, sec=sec, target=target)
+        best = 0.0
+        for action in state.legal_actions():
+            if isinstance(action, Pass):
+                v = pass_value
+            elif isinstance(action, Place):
+                v = placement_value(board, mover, action.cell, rules)
+            elif isinstance(action, Announce):
+                v = decide(dice, rolls_made, action.target, sec)
+            else:
+                v = reroll(tuple(sorted(action.keep)), rolls_made + 1, target)
+            best = max(best, v)
+        return best
+
+    @lru_cache(maxsize=None)
+    def reroll(keep, rolls_made, target):
+        return sum(p * decide(tuple(sorted(keep + f)), rolls_made, target, ())
+                   for f, p in rolls(5 - len(keep)))
+
+    return sum(p * decide(tuple(sorted(h)), 1, "", shown_majeures(sorted(h)))
+               for h, p in rolls(5))
+
+
+@pytest.mark.parametrize("options", GAME.option_sets(),
+                         ids=lambda o: "+".join(k for k, v in o.items() if v) or "default")
+@pytest.mark.parametrize("rows", ["AB.A..B.....A.B...B.A....",  # the middle of a game
+                                  "AABAB BBA.A AA.BB ABAB. B.AA."])  # Alice's last pawn
+def test_the_reply_is_the_exact_expectimax_of_the_opponents_turn(options, rows):
+    board = parse_board(rows.replace(" ", ""))
+    rules = GAME.rules(options)
+    exact = brute_force_turn(board, 0, rules)
+    if rules.defi and rules.appel_own_cell:  # several values after an appel: a bound
+        assert opponent_turn(board, 0, rules) >= exact - 1e-12
+    else:
+        assert opponent_turn(board, 0, rules) == pytest.approx(exact, abs=1e-12)
+
+
+def test_expert_completes_five_in_a_row_that_ends_the_game_won():
+    # Alice holds A3-D3 and leads 2-0: E3 (a quinte) ends the game on five in a row, 3-0
+    state = position("..... ..... AAAA. ..... BB.BB", (1, 2, 3, 4, 5), 3)
+    assert state.placeable_cells() == [cell_index("E3"), cell_index("C4")]
+    assert ExpertBot()(state) == Place(cell_index("E3"))
+
+
+def test_expert_blocks_an_opponents_five_in_a_row():
+    # Bob holds A3-D3: E3 would end the game on his five in a row, 3-0
+    state = position("A.... .A... BBBB. ..... ....A", (2, 3, 4, 5, 6), 3)
+    assert state.placeable_cells() == [cell_index("E3"), cell_index("C4")]
+    assert ExpertBot()(state) == Place(cell_index("E3"))
+
+
+@pytest.mark.parametrize("yam_master", [False, True])
+def test_a_five_one_pawn_away_is_searched_and_valued_under_every_rule_set(yam_master):
+    # Bob holds A3-D3 with E3 free: his five ends the game (and wins it under Yam Master)
+    board = parse_board("A.....A...BBBB..........A")
+    rules = GAME.rules({"yam_master": yam_master})
+    assert needs_search(board, rules)
+    assert not needs_search(parse_board("A.....A...BBB...........A"), rules)
+    named = dict(zip(FEATURES, features(board, 0, rules)))
+    yes, no = ("f4_opp", "f4_plain_opp") if yam_master else ("f4_plain_opp", "f4_opp")
+    assert named[yes] == pytest.approx(reach()["quinte"]) and named[no] == 0.0
+    assert named["f4_plain_opp_lead"] == (0.0 if yam_master else -2 * named["f4_plain_opp"])
 
 
 def test_expert_takes_a_winning_five_under_yam_master():

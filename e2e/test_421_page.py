@@ -64,7 +64,7 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
     # The end screen: the loser is the one holding every token.
     loser = match.names[state.loser]
     shown = page.text_content("#end-title") + " " + page.text_content("#end-reason")
-    assert f"{loser} a tous les jetons : il a perdu." in shown
+    assert f"{loser} a tous les jetons\u00a0: il a perdu." in shown
     ranking = [[name, score] for _, name, score in game.ranking()]
     assert ranking[-1] == [loser, tokens_text(sum(state.tokens))]
     assert driver.stopped_once and len(rounds_seen) >= 3
@@ -330,8 +330,8 @@ def test_a_rampo_shows_each_throw_and_the_previous_round_says_so(page, site_url,
     game, match = open_position(page, site_url, IN_RAMPO)
     view = check_table(page, match)
     assert view["standing"] == [f"Lancers du rampo — Ordinateur{NBSP}: 421.", ""]
-    assert view["caption"] == "Ordinateur : 421 (rampo)"
-    assert [seat["rampo"] for seat in view["seats"]] == [None, "rampo : 421", None]
+    assert view["caption"] == "Ordinateur\u00a0: 421 (rampo)"
+    assert [seat["rampo"] for seat in view["seats"]] == [None, "rampo\u00a0: 421", None]
     screenshot(page, "421_360_rampo")
     # Léa's 662 settles it: the round's sentence, the last hands and the journal say who
     # threw what, so that one of the two 653 is the best.
@@ -344,7 +344,7 @@ def test_a_rampo_shows_each_throw_and_the_previous_round_says_so(page, site_url,
                                  "Paul nénette pire"]
     assert view["journal"] == [f"Tour 1{NBSP}: {sentence}"]
     # The dice still on the felt are the last throw of the round before, and say so.
-    assert view["caption"] == "Tour précédent · Léa : 662 (rampo)"
+    assert view["caption"] == "Tour précédent · Léa\u00a0: 662 (rampo)"
     screenshot(page, "421_360_after_rampo")
     # Once a hand of this round is thrown, the felt shows it.
     n = game.actions()
@@ -453,6 +453,6 @@ def test_the_journal_numbers_each_round_once(page, site_url, request_log):
     assert match.state.round == 5
     page.click("#journal summary")
     view = check_table(page, match)
-    sentence = "Léa (nénette) prend 1 jeton au pot, meilleure main : Paul (653)."
+    sentence = "Léa (nénette) prend 1 jeton au pot, meilleure main\u00a0: Paul (653)."
     assert view["journal"] == [f"Tour {n}{NBSP}: {sentence}" for n in (4, 3, 2, 1)]
     assert page.evaluate(JOURNAL_NUMBERED_JS) == []

@@ -15,6 +15,10 @@ Each game page: the setup, a game in play at a person's turn with cells both all
 (after a throw, a die kept where dice are kept), the Règles and Intégrer dialogs over it, and the end screen (from a
 finished record); the home page; the theme follows the emulated
 colour scheme (Auto) and switches in the page, so one Pyodide start serves both themes.
+
+The same walk reads each screen's drawn text (``innerText``) for French typography
+(web/tools/typography.py): a colon or a « ; ! ? » that a line could begin with is a fault
+too.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pathlib import Path
 
 import pytest
 from harness.pages import GAME_PAGES, GamePage, finished_record, wait_ready
+from typography import faults  # web/tools/typography.py
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
@@ -52,9 +57,12 @@ class Contrast:
         self.page, self.name = page, name
         self.found: dict[tuple, dict] = {}  # (screen, theme, path, text, kind) -> failure, widths
         self.runs = 0
+        self.typography: list[str] = []  # "screen: 'context'"
 
     def check(self, screen: str) -> None:
         page = self.page
+        drawn = page.evaluate("() => document.body.innerText")
+        self.typography += [f"{screen}: {hit!r}" for hit in faults(drawn, french=False)]
         page.mouse.move(0, 0)  # no hover style on what was clicked last
         for scheme in SCHEMES:
             page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
@@ -75,7 +83,8 @@ class Contrast:
         page.set_viewport_size({"width": 360, "height": 740})
 
     def report(self) -> str:
-        lines = [f"{len(self.found)} failing colour pair(s) on {self.name} ({self.runs} runs):"]
+        lines = [f"{len(self.typography)} typography fault(s) on {self.name}:", *self.typography]
+        lines += [f"{len(self.found)} failing colour pair(s) on {self.name} ({self.runs} runs):"]
         for (screen, scheme, _, _, _), f in sorted(self.found.items(), key=lambda kv: kv[0]):
             pair = (f"{f['fg']} on {f['bg']} = {f['ratio']}:1" if f["ratio"] is not None
                     else "not computed")
@@ -109,7 +118,7 @@ def test_home_page_contrast(page, site_url, request_log):
     page.goto(site_url + "index.html")
     page.wait_for_load_state("load")
     contrast.check("home")
-    if contrast.found:
+    if contrast.found or contrast.typography:
         pytest.fail(contrast.report(), pytrace=False)
 
 
@@ -148,5 +157,5 @@ def test_game_page_contrast(page, site_url, family, request_log):
     contrast.check("end")
 
     assert contrast.runs == 5 * len(SCHEMES) * len(VIEWPORTS)
-    if contrast.found:
+    if contrast.found or contrast.typography:
         pytest.fail(contrast.report(), pytrace=False)

@@ -55,7 +55,7 @@ BLOG_HTML = """<!doctype html>
 <p id="intro">Un billet avec deux jeux dedans.</p>
 <div id="game-a" data-pygames="yams" data-id="blog-yams" data-players="Alice,Ordi:simple"
      data-seed="blog-a" data-pace="0"><a href="#">Jouer au Yams</a></div>
-<p>Et un Yahtzee, réglé par le lecteur :</p>
+<p>Et un Yahtzee, réglé par le lecteur\u00a0:</p>
 <div id="game-b" data-pygames="yams" data-game="yahtzee" data-seed="blog-b"></div>
 <p id="outro">Fin du billet.</p>
 <script src="SITE/embed.js" defer></script>
@@ -280,7 +280,7 @@ def test_embed_dialog_gives_working_snippets(page, site_url, other_site_url, req
                            f'<script src="{site_url}embed.js" defer></script>')
     page.click("#embed [data-copy=embed-loader]")
     page.wait_for_function("() => document.querySelector('#embed .copied').textContent !== ''")
-    assert page.inner_text("#embed .copied") in ("Copié !", "Sélectionné : copiez avec Ctrl+C.")
+    assert page.inner_text("#embed .copied") in ("Copié\u202f!", "Sélectionné\u00a0: copiez avec Ctrl+C.")
     screenshot(page, "embed_dialog_desktop")
     page.set_viewport_size(MOBILE)
     screenshot(page, "embed_dialog_mobile", full_page=False)
@@ -347,9 +347,9 @@ def test_loader_works_on_a_page_that_already_uses_its_name(page, blog_url, site_
 
 
 @pytest.mark.parametrize("query, message", [
-    ("game=belote", "Règle inconnue : « belote »"),
-    ("players=Alice,Robot:terminator", "Place inconnue pour Robot : « terminator »"),
-    ("id=pas%20bien", "Le paramètre « id »"),
+    ("game=belote", "Règle inconnue\u00a0: «\u00a0belote\u00a0»"),
+    ("players=Alice,Robot:terminator", "Place inconnue pour Robot\u00a0: «\u00a0terminator\u00a0»"),
+    ("id=pas%20bien", "Le paramètre «\u00a0id\u00a0»"),
     ("game=yahtzee&options=plain=peut-etre", "Option plain"),
 ])
 def test_embed_bad_parameter_says_what_is_wrong(page, site_url, request_log, query, message):

@@ -66,7 +66,7 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
     check_table(page, match)
     screenshot(page, "landais_1280_end")
     winner = match.names[state.winner]
-    assert page.text_content("#end-title") == f"{winner} gagne !"
+    assert page.text_content("#end-title") == f"{winner} gagne\u202f!"
     ranking = [[name, score] for _, name, score in game.ranking()]
     assert ranking[0][0] == winner and ranking[0][1].startswith("2 manches")
     assert "Analyse" not in [b.text_content() for b in page.locator("#end button:visible").all()]
@@ -128,7 +128,7 @@ def test_paper_start_four_players(page, site_url, request_log, screenshot):
             assert live.startswith(f"{mover} scelle {fmt(state.floating)} points"), live
         else:
             faces = ", ".join(map(str, after.last.faces))
-            assert live.startswith(f"{mover} lance {faces} : {words(throw_text(after.last))}."), live
+            assert live.startswith(f"{mover} lance {faces}\u00a0: {words(throw_text(after.last))}."), live
         if after.last is not None and after.last.effects and not sealing:
             gifts += 1  # check_table finds the "+600" / "−100" badges on the others' tracks
             view = check_table(page, game.replay())
@@ -137,7 +137,7 @@ def test_paper_start_four_players(page, site_url, request_log, screenshot):
                 screenshot(page, "landais_320_gift")
         if after.player != state.player:
             scores = ", ".join(f"{n} {fmt(s)}" for n, s in zip(match.names, after.sealed))
-            assert f"Scores : {scores}." in live, live
+            assert f"Scores\u00a0: {scores}." in live, live
     assert gifts >= 1
     check_table(page, game.replay())
     screenshot(page, "landais_320_playing")

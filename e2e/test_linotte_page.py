@@ -54,7 +54,7 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
         if what == "place":
             said = game.announced()
             # the computer's kept dice are said too: its pawn is among the last twelve
-            assert any(t.startswith("Léa (●) : pion en ") for t in said[-12:]), said
+            assert any(t.startswith("Léa (●)\u00a0: pion en ") for t in said[-12:]), said
         moves += 1
         assert moves < 600
     match = game.replay()
@@ -68,7 +68,7 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
     if outcome.draw:
         assert title.startswith("Égalité")
     else:
-        assert title == f"{match.names[outcome.winners[0]]} gagne !"
+        assert title == f"{match.names[outcome.winners[0]]} gagne\u202f!"
     ranking = page.evaluate("""() => [...document.querySelectorAll('#ranking li')].map(li =>
         [li.querySelector('.name').textContent, li.querySelector('.score').textContent])""")
     scores = state.scores()
@@ -128,7 +128,7 @@ def test_keyboard_placement(page, site_url, request_log, screenshot):
         if cell is not None and state.rolls:
             assert after.history[n] == Place(cell)
             said = game.announced()
-            pawn = f"{match.names[0]} (●) : pion en {cell_name(cell)}"
+            pawn = f"{match.names[0]} (●)\u00a0: pion en {cell_name(cell)}"
             assert any(t.startswith(pawn) for t in said[-12:]), said  # the computer's kept dice are said too
         if placed >= 4 and kept >= 2:
             break
@@ -157,7 +157,7 @@ def test_reload_after_an_appel_resumes_exactly(page, site_url, request_log, scre
     match = game.replay()
     assert match.history[-1] == Announce("full") and match.state.target == "full"
     view = read(game)
-    assert view["appel"].startswith("Appel : full") and not view["appelRow"]
+    assert view["appel"].startswith("Appel\u00a0: full") and not view["appelRow"]
     assert not any("placeable" in c["cls"] for c in view["cells"])  # roll again first
     # Keep two dice (not yet rolled) and reload: target, dice and kept dice resume.
     game.dice.set_held([0, 2])
@@ -169,7 +169,7 @@ def test_reload_after_an_appel_resumes_exactly(page, site_url, request_log, scre
     after = read(game)
     assert game.stored()["record"] == blob["record"]
     assert after == before, (before, after)
-    assert after["appel"].startswith("Appel : full")
+    assert after["appel"].startswith("Appel\u00a0: full")
     assert after["held"] == [True, False, True, False, False]
     assert "Partie reprise" in game.live()
     check_table(game)
@@ -191,7 +191,7 @@ def test_reload_after_an_appel_resumes_exactly(page, site_url, request_log, scre
     assert placeable <= {"appel"}
     game.reload()
     check_table(game)
-    assert read(game)["appel"].startswith("Appel : full")
+    assert read(game)["appel"].startswith("Appel\u00a0: full")
 
 
 def test_embed_page(page, site_url, request_log, screenshot):
@@ -314,7 +314,7 @@ def test_end_screen_lists_the_runs_that_scored(page, site_url, request_log, scre
         assert sum(int(line.split("\u00a0: ")[1].split()[0]) for line in shown[name]) == state.scores()[p]
     # Read aloud as a list: the runs apart from each other.
     item = page.locator("#ranking > li").first.text_content()
-    assert " ; " in item
+    assert "\u202f; " in item
     screenshot(page, "linotte_360_end_runs")
 
 

@@ -301,7 +301,7 @@ def joy_seed(family: str) -> str:
     raise AssertionError("no seed found")
 
 
-JOY_WORDS = {"yams": "Yams !", "421": "421 !", "linotte": "Yam !"}
+JOY_WORDS = {"yams": "Yams\u202f!", "421": "421\u202f!", "linotte": "Yam\u202f!"}
 
 
 #: Every burst of joy (js/joy.js) as it is added: its words and whether it moves. (It goes
@@ -380,7 +380,7 @@ def test_a_win_is_celebrated_and_the_sound_switch_is_remembered(page, site_url, 
         assert page.evaluate("""() => !document.querySelector('.joy')
             || document.getAnimations().every((a) => !a.effect?.target?.closest?.('.joy'))""")
     else:
-        assert joy_seen(page) == {"text": "Bravo !", "moving": True}
+        assert joy_seen(page) == {"text": "Bravo\u202f!", "moving": True}
     # Off again: remembered too, and nothing sounds.
     page.click("#sound")
     assert game.stored("prefs")["sound"] is False

@@ -518,7 +518,7 @@ JOY_WATCH_JS = """() => {
 }"""
 
 #: Each page's moments of joy, by their words and kind (web/app/*_view.py joy, flow.py).
-BURSTS = {"yams": ["Yams !"], "421": ["421 !"], "linotte": ["Yam !"], "de-landais": ["Poigne !"]}
+BURSTS = {"yams": ["Yams\u202f!"], "421": ["421\u202f!"], "linotte": ["Yam\u202f!"], "de-landais": ["Poigne\u202f!"]}
 
 
 def burst_clear(page, words: str, kind: str, where: str) -> None:
@@ -540,9 +540,9 @@ def test_a_burst_of_joy_leaves_the_controls_clear(page, site_url, request_log, f
     for name in SIZES:
         size(page, name)
         page.evaluate("window.scrollTo(0, 0)")
-        for words in BURSTS.get(family, ["Bravo !"]):
+        for words in BURSTS.get(family, ["Bravo\u202f!"]):
             burst_clear(page, words, "joy", f"{family} {name} play")
-        burst_clear(page, "Bravo !", "win", f"{family} {name} play")
+        burst_clear(page, "Bravo\u202f!", "win", f"{family} {name} play")
     size(page, "360")
     header_tool(page, "#open-rules")
     burst_clear(page, BURSTS[family][0], "joy", f"{family} 360 play, Menu open")
@@ -554,4 +554,4 @@ def test_a_burst_of_joy_leaves_the_controls_clear(page, site_url, request_log, f
     open_saved(page, site_url, family, record_json(family, True))
     for name in SIZES:
         size(page, name)
-        burst_clear(page, "Bravo !", "win", f"{family} {name} end")
+        burst_clear(page, "Bravo\u202f!", "win", f"{family} {name} end")

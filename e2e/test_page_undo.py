@@ -102,7 +102,7 @@ def test_undo_restores_the_position_and_the_saved_game(page, site_url, family, r
     assert game.record() == record
     assert table_text(page) == drawn
     said = page.text_content("#live")
-    assert said.startswith("Léa reprend sa décision : « ") and said.endswith("» À Léa de jouer."), said
+    assert said.startswith("Léa reprend sa décision\u00a0: «\u00a0") and said.endswith("» À Léa de jouer."), said
     assert "Paul de jouer" not in said, said  # the change of turn taken back is not repeated
     game.reload()
     assert game.record() == record

@@ -31,7 +31,7 @@ def _check_solo_end(game, ruleset, seed):
     """A solo game's end, and the same game offline: the page's dice follow the seed, so the
     same decisions give the same game.  Returns the final sheet."""
     match = game.replay()
-    _check_end(game, match, "Partie terminée : ")
+    _check_end(game, match, "Partie terminée\u00a0: ")
     offline = simulate(ruleset, seed)
     assert [a.notation() for a in match.history] == [a.notation() for a in offline.history]
     return match.state.sheet(0)
@@ -127,7 +127,7 @@ def test_human_against_computer_yams_boite(page, site_url, request_log, screensh
     best = max(totals)
     winners = [match.players[p].name for p in range(2) if totals[p] == best]
     title = page.text_content("#end-title")
-    assert title == (f"{winners[0]} gagne !" if len(winners) == 1 else "Égalité : Alice et Robot")
+    assert title == (f"{winners[0]} gagne\u202f!" if len(winners) == 1 else "Égalité\u00a0: Alice et Robot")
 
     # "Rejouer" starts a fresh game with the same players.
     page.click("#again")

@@ -79,18 +79,19 @@ SCORE_CASES = [
     (["yams-boite", "four_kind", "6", "1", "6", "6", "6"], 24),
     (["yahtzee", "four_kind", "6", "1", "6", "6", "6"], 25),
     (["yahtzee", "yams", "1", "1", "1", "1", "1"], 50),
-    (["yams", "full", "3", "3", "3", "2", "7"], "« 7 » n'est pas un dé"),
-    (["yams", "full", "3", "3", "3", "2", "x"], "« x » n'est pas un dé"),
-    (["yams", "jackpot", "3", "3", "3", "2", "2"], "Case inconnue dans yams : « jackpot »"),
+    (["yams", "full", "3", "3", "3", "2", "7"], "«\u00a07\u00a0» n'est pas un dé"),
+    (["yams", "full", "3", "3", "3", "2", "x"], "«\u00a0x\u00a0» n'est pas un dé"),
+    (["yams", "jackpot", "3", "3", "3", "2", "2"], "Case inconnue dans yams\u00a0: «\u00a0jackpot\u00a0»"),
     (["yahtzee", "pair", "3", "3", "3", "2", "2"], "Case inconnue dans yahtzee"),
     (["yams", "full", "3", "3", "3", "2"], "Il faut exactement 5 dés."),
     (["yams", "full", "3", "3", "3", "2", "2", "1"], "Il faut exactement 5 dés."),
     (["yams", "full"], "Il faut exactement 5 dés."),
-    (["poker", "full", "3", "3", "3", "2", "2"], "Jeu inconnu : « poker »"),
+    (["poker", "full", "3", "3", "3", "2", "2"], "Jeu inconnu\u00a0: «\u00a0poker\u00a0»"),
     (["yams", "full", "3", "3", "3", "2", "2", "-o", "turbo=1"], "Option inconnue"),
-    (["yams", "full", "3", "3", "3", "2", "2", "-o", "single_prime=peut-être"], "« oui » ou « non » attendu"),
-    (["yams", "four_kind", "1", "1", "1", "1", ""], "« » n'est pas un dé"),
-    (["yams", "four_kind", "1", "1", "1", "1", "6 6"], "« 6 6 » n'est pas un dé"),
+    (["yams", "full", "3", "3", "3", "2", "2", "-o", "single_prime=peut-être"],
+     "«\u00a0oui\u00a0» ou «\u00a0non\u00a0» attendu"),
+    (["yams", "four_kind", "1", "1", "1", "1", ""], "«\u00a0\u00a0» n'est pas un dé"),
+    (["yams", "four_kind", "1", "1", "1", "1", "6 6"], "«\u00a06 6\u00a0» n'est pas un dé"),
 ]
 
 
@@ -104,14 +105,14 @@ def test_score_refuses_bad_input_with_exit_2(argv, message, capsys):
     code, out = run("score", *argv)
     assert (code, out) == (2, "")
     err = capsys.readouterr().err
-    assert err.startswith("erreur : ") and message in err
+    assert err.startswith("erreur\u00a0: ") and message in err
 
 
 def test_score_from_the_command_line():
     done = run_module("score", "yams", "full", "3", "3", "3", "2", "2")
     assert (done.returncode, done.stdout) == (0, "25\n")
     done = run_module("score", "yams", "full", "3", "3", "3", "2", "9")
-    assert done.returncode == 2 and "« 9 » n'est pas un dé" in done.stderr
+    assert done.returncode == 2 and "«\u00a09\u00a0» n'est pas un dé" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -180,11 +181,11 @@ def test_play_to_the_end_against_the_computer():
     args = play_args("yams", "--players", "Alice,Robot:simple", "--seed", "partie")
     assert cmd_play(args, out, io.StringIO(human_script(YAMS_BOXES))) == 0
     text = out.getvalue()
-    assert "Coups possibles : roll" in text  # the answer to "?"
+    assert "Coups possibles\u00a0: roll" in text  # the answer to "?"
     assert "Lancez d'abord les dés." in text  # the slip is explained, the game goes on
-    assert "« keep 9 » : écrire par exemple" in text
+    assert "«\u00a0keep 9\u00a0»\u00a0: écrire par exemple" in text
     # names are isolated (FSI … PDI): a right-to-left name cannot turn the line around
-    assert text.count("\u2068Robot\u2069 : score ") == 15
+    assert text.count("\u2068Robot\u2069\u00a0: score ") == 15
     result = json.loads(text.strip().splitlines()[-1])
     assert result["finished"] is True
     assert [s["name"] for s in result["scores"]] == ["Alice", "Robot"]
@@ -202,7 +203,7 @@ def test_play_from_the_command_line_with_a_scripted_stdin():
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["game"] == "yams-boite" and result["finished"] is True
-    assert done.stdout.count("\u2068Robot\u2069 : score ") == 13
+    assert done.stdout.count("\u2068Robot\u2069\u00a0: score ") == 13
 
 
 def test_play_stops_when_the_input_ends():
@@ -220,7 +221,7 @@ def test_play_refuses_an_unknown_seat(capsys):
 
 
 def one_french_line(err: str, *words: str) -> None:
-    assert err.startswith("erreur : ") and err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("erreur\u00a0: ") and err.endswith("\n") and err.count("\n") == 1, err
     assert "Traceback" not in err and "usage:" not in err and "error:" not in err, err
     for word in words:
         assert word in err, (word, err)
@@ -233,7 +234,7 @@ def test_solve_into_a_folder_that_cannot_be_written_is_one_french_line(tmp_path,
     a_file.write_bytes(b"")
     for folder, why in (("/proc/x", "introuvable"), ("table.bin", "n'est pas un dossier")):
         assert run("solve", "421", "--write", folder) == (2, "")
-        one_french_line(capsys.readouterr().err, f"Impossible d'écrire {folder} : ", why)
+        one_french_line(capsys.readouterr().err, f"Impossible d'écrire {folder}\u00a0: ", why)
     assert a_file.read_bytes() == b"" and os.listdir(tmp_path) == ["table.bin"]
 
 
@@ -276,7 +277,7 @@ def test_simulate_tells_its_progress_on_stderr_for_a_long_run(monkeypatch, capsy
     assert simulate_421("--games", "7") == (0, quiet)  # the same games, played in chunks
     lines = capsys.readouterr().err.splitlines()
     assert [line.split(", ")[0] for line in lines] == [
-        "simulate : 3 parties sur 7 (42 %)", "simulate : 6 parties sur 7 (85 %)"]
+        "simulate\u00a0: 3 parties sur 7 (42 %)", "simulate\u00a0: 6 parties sur 7 (85 %)"]
     assert simulate_421("--games", "7", "--jobs", "2") == (0, quiet)
     assert len(capsys.readouterr().err.splitlines()) == 2
 
@@ -295,7 +296,7 @@ def test_progress_is_told_to_a_terminal_at_most_every_few_seconds(monkeypatch):
     for done in (100, 200, 300):  # at 1 s (too soon), 6 s (told), 7 s (too soon)
         progress(done)
     progress(1000)  # the end is said by the report, not here
-    assert stream.getvalue() == "simulate : 200 parties sur 1\u202f000 (20 %), 6 s\n"
+    assert stream.getvalue() == "simulate\u00a0: 200 parties sur 1\u202f000 (20 %), 6 s\n"
     assert cli.Progress(1000, io.StringIO()).shown is False  # no terminal, a short run
     assert cli.Progress(cli.PROGRESS_GAMES, io.StringIO()).shown is True
 
@@ -363,14 +364,14 @@ def test_ctrl_c_stops_a_parallel_simulation_without_a_traceback():
 
 
 @pytest.mark.parametrize("argv, words", [
-    ([], ["il manque COMMANDE", "(aide : python -m pygames --help)"]),
-    (["poker"], ["COMMANDE : choix inconnu : « poker » (choix : list, replay, play,"]),
-    (["simulate"], ["il manque JEU", "(aide : python -m pygames simulate --help)"]),
-    (["simulate", "yams", "--games", "x"], ["--games : nombre entier attendu, pas « x »"]),
-    (["simulate", "yams", "--games"], ["--games : une valeur attendue"]),
-    (["play", "yams", "--bogus"], ["arguments inattendus : --bogus"]),
-    (["list", "extra"], ["arguments inattendus : extra"]),
-    (["score"], ["il manque JEU, CASE, DÉ", "(aide : python -m pygames score --help)"]),
+    ([], ["il manque COMMANDE", "(aide\u00a0: python -m pygames --help)"]),
+    (["poker"], ["COMMANDE\u00a0: choix inconnu\u00a0: «\u00a0poker\u00a0» (choix\u00a0: list, replay, play,"]),
+    (["simulate"], ["il manque JEU", "(aide\u00a0: python -m pygames simulate --help)"]),
+    (["simulate", "yams", "--games", "x"], ["--games\u00a0: nombre entier attendu, pas «\u00a0x\u00a0»"]),
+    (["simulate", "yams", "--games"], ["--games\u00a0: une valeur attendue"]),
+    (["play", "yams", "--bogus"], ["arguments inattendus\u00a0: --bogus"]),
+    (["list", "extra"], ["arguments inattendus\u00a0: extra"]),
+    (["score"], ["il manque JEU, CASE, DÉ", "(aide\u00a0: python -m pygames score --help)"]),
     (["linotte-score"], ["il manque PLATEAU"]),
 ])
 def test_usage_errors_are_one_french_line(argv, words, capsys):
@@ -385,27 +386,27 @@ def test_usage_messages_of_every_python_read_back_in_french():
 
     assert text(usage_message("argument COMMANDE: invalid choice: 'plai', maybe you meant 'play'? "
                               "(choose from list, play)")) == (
-        "COMMANDE : choix inconnu : « plai » (choix : list, play)")
+        "COMMANDE\u00a0: choix inconnu\u00a0: «\u00a0plai\u00a0» (choix\u00a0: list, play)")
     assert text(usage_message("argument COMMANDE: invalid choice: 'x' (choose from 'list', 'play')")) == (
-        "COMMANDE : choix inconnu : « x » (choix : list, play)")
+        "COMMANDE\u00a0: choix inconnu\u00a0: «\u00a0x\u00a0» (choix\u00a0: list, play)")
     assert text(usage_message("argument --jobs: invalid int value: '\\udcff'")) == (
-        "--jobs : nombre entier attendu, pas « ? »")
+        "--jobs\u00a0: nombre entier attendu, pas «\u00a0?\u00a0»")
     assert text(usage_message("ambiguous option: --s could match --seat, --seed")) == (
-        "option ambiguë : --s (peut-être --seat, --seed)")
+        "option ambiguë\u00a0: --s (peut-être --seat, --seed)")
     assert usage_message("something argparse says one day") == "something argparse says one day"
 
 
 def test_the_help_is_french_and_exits_0(capsys):
     assert run("simulate", "--help") == (0, "")
     shown = capsys.readouterr().out
-    assert shown.startswith("utilisation : python -m pygames simulate ")
+    assert shown.startswith("utilisation\u00a0: python -m pygames simulate ")
     assert "-h, --help" in shown and "afficher cette aide" in shown and "show this help" not in shown
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["-o", "="], ["Option sans nom : « = »"]),
-    (["-o", ""], ["Option sans nom : « »"]),
-    (["-o", " =oui"], ["Option sans nom : « =oui »"]),
+    (["-o", "="], ["Option sans nom\u00a0: «\u00a0=\u00a0»"]),
+    (["-o", ""], ["Option sans nom\u00a0: «\u00a0\u00a0»"]),
+    (["-o", " =oui"], ["Option sans nom\u00a0: «\u00a0 =oui\u00a0»"]),
     (["--players", ""], ["--players est vide"]),
     (["--players", "  "], ["--players est vide"]),
 ])
@@ -454,4 +455,4 @@ def test_errors_isolate_names_too(monkeypatch, capsys):
 
     monkeypatch.setattr(cli, "cmd_list", refuse)
     assert run("list") == (2, "")
-    assert capsys.readouterr().err == "erreur : \u2068\ufffdAlice\ufffd\ufffdx\u2069 gagne avec 3.\n"
+    assert capsys.readouterr().err == "erreur\u00a0: \u2068\ufffdAlice\ufffd\ufffdx\u2069 gagne avec 3.\n"

@@ -62,15 +62,15 @@ def test_signature_changes_with_what_the_embedder_fixed():
 
 
 @pytest.mark.parametrize("query, message", [
-    ("game=belote", "Règle inconnue : « belote » (au choix : yams, yams-boite, yahtzee)."),
-    ("id=a/b", "Le paramètre « id »"),
-    ("id=" + "x" * 65, "Le paramètre « id »"),
-    ("game=yams&options=plain", "Option inconnue pour Yams (feuille complète) : « plain »"),
-    ("game=yahtzee&options=plain=maybe", "Option plain : « oui » ou « non » attendu"),
+    ("game=belote", "Règle inconnue\u00a0: «\u00a0belote\u00a0» (au choix\u00a0: yams, yams-boite, yahtzee)."),
+    ("id=a/b", "Le paramètre «\u00a0id\u00a0»"),
+    ("id=" + "x" * 65, "Le paramètre «\u00a0id\u00a0»"),
+    ("game=yams&options=plain", "Option inconnue pour Yams (feuille complète)\u00a0: «\u00a0plain\u00a0»"),
+    ("game=yahtzee&options=plain=maybe", "Option plain\u00a0: «\u00a0oui\u00a0» ou «\u00a0non\u00a0» attendu"),
     ("game=yams&players=Alice,,Bob", "Joueur 2 sans nom"),
     ("game=yams&players=Alice:robot",
-     "Place inconnue pour Alice : « robot » (Yams (feuille complète) : human, simple, expert)."),
-    ("game=yams&players=" + "%01", "Joueur 1 : Le nom contient un caractère de contrôle."),
+     "Place inconnue pour Alice\u00a0: «\u00a0robot\u00a0» (Yams (feuille complète)\u00a0: human, simple, expert)."),
+    ("game=yams&players=" + "%01", "Joueur 1\u00a0: Le nom contient un caractère de contrôle."),
     ("game=yams&players=" + ",".join("ABCDEFG"), "se joue de 1 à 6 joueurs"),
     ("game=yams&players=" + "A" * 41, "Nom trop long"),
     ("players=" + "A," * 600, "est trop long"),

@@ -10,6 +10,7 @@ import os
 
 import pytest
 from support import reason_text, render_text
+from typography import spaced  # web/tools/typography.py
 
 from pygames import load_match
 
@@ -42,7 +43,9 @@ def today(entry, key, old):
     for applies, before, after in CHANGED_WORDS:
         if applies(entry):
             old = old.replace(before, after)
-    return old
+    # French typography (issue 20, item 11): a no-break space before « : », a narrow one
+    # before « ; ! ? », no-break spaces inside « guillemets ».
+    return spaced(old)
 
 
 @pytest.mark.parametrize("entry", GOLDEN, ids=[e["label"] for e in GOLDEN])

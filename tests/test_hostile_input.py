@@ -59,7 +59,7 @@ def test_replay_of_unreadable_json_is_one_line(tmp_path, capsys, text):
     path = tmp_path / "bad.json"
     path.write_text(text, encoding="latin-1")
     code, out, err = run(["replay", str(path)], capsys)
-    assert code == 2 and err.startswith("erreur : ") and err.count("\n") == 1 and len(err) < 400
+    assert code == 2 and err.startswith("erreur\u00a0: ") and err.count("\n") == 1 and len(err) < 400
 
 
 # --- item 5: options, seeds, tables in every subcommand ---------------------------------

@@ -109,7 +109,7 @@ def test_replay_of_mutated_files_exits_0_or_2(game_id, data, tmp_path_factory, c
     err = capsys.readouterr().err
     assert code in (0, 2)
     if code == 2:
-        assert err.startswith("erreur : ") and err.count("\n") == 1 and len(err) < 500
+        assert err.startswith("erreur\u00a0: ") and err.count("\n") == 1 and len(err) < 500
     else:
         json.loads(out.getvalue())
 

@@ -124,7 +124,7 @@ def test_hostile_names_are_just_names(name):
 def test_bad_names_are_refused(name):
     with pytest.raises(GameError):
         Player(name)
-    with pytest.raises(BadRecord, match="Partie enregistrée invalide : "):
+    with pytest.raises(BadRecord, match="Partie enregistrée invalide\u00a0: "):
         load_match(record(players=[{"name": name}]))
 
 
@@ -136,11 +136,11 @@ CORRUPT = [
     ("[1, 2]", "un objet JSON est attendu"),
     (None, "un objet JSON est attendu"),
     (record(format=...), "Format de partie inconnu"),
-    (record(format="pygames/0"), "Format de partie inconnu : 'pygames/0'"),
+    (record(format="pygames/0"), "Format de partie inconnu\u00a0: 'pygames/0'"),
     (record(format="pygames/2"), "version plus récente de pygames (pygames/2)"),
     (record(format="pygames/²"), "Format de partie inconnu"),
     (record(format="pygames/-1"), "Format de partie inconnu"),
-    (record(game="chess"), "Jeu inconnu : 'chess'"),
+    (record(game="chess"), "Jeu inconnu\u00a0: 'chess'"),
     (record(game=...), "Jeu inconnu"),
     (record(game=["yams"]), "Jeu inconnu"),
     (record(game={"id": "yams"}), "Jeu inconnu"),
@@ -152,15 +152,15 @@ CORRUPT = [
     (record(players=[{"name": "Alice", "seat": "god"}]), "Place inconnue"),
     (record(players=[{"seat": "human"}]), "Chaque joueur a besoin d'un nom"),
     (record(options=[]), "Options illisibles"),
-    (record(options={"turbo": True}), "Option inconnue pour yams : turbo"),
-    (record(options={"single_prime": "yes"}), "Option single_prime : oui ou non attendu"),
+    (record(options={"turbo": True}), "Option inconnue pour yams\u00a0: turbo"),
+    (record(options={"single_prime": "yes"}), "Option single_prime\u00a0: oui ou non attendu"),
     (record(actions=...), "Liste des coups illisible"),
     (record(actions="roll"), "Liste des coups illisible"),
     (record(actions=["roll", 3]), "Liste des coups illisible"),
     (record(actions=["roll", "dice 3 3 3 2 2", "score full", "score chance"]),
-     "Coup n° 4 (« score chance ») invalide : Lancez d'abord les dés."),
-    (record(actions=["roll", "dice 3 3 3 9 2"]), "Coup n° 2 (« dice 3 3 3 9 2 ») invalide"),
-    (record(actions=["roll", "jump"]), "Coup n° 2 (« jump ») invalide"),
+     "Coup n° 4 («\u00a0score chance\u00a0») invalide\u00a0: Lancez d'abord les dés."),
+    (record(actions=["roll", "dice 3 3 3 9 2"]), "Coup n° 2 («\u00a0dice 3 3 3 9 2\u00a0») invalide"),
+    (record(actions=["roll", "jump"]), "Coup n° 2 («\u00a0jump\u00a0») invalide"),
     (record(actions=["score full"]), "Coup n° 1"),
     (record(game="yahtzee", actions=["roll", "dice 1 1 2 2 3", "score pair"]),
      "Case inconnue"),

@@ -127,4 +127,4 @@ print(json.dumps(out))
     out = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, check=True,
                          capture_output=True, text=True).stdout
     assert json.loads(out) == [own, False, None, [own], len(FAMILIES[own].games),
-                               "KeyError", "KeyError", "Jeu inconnu : 'nope'."]
+                               "KeyError", "KeyError", "Jeu inconnu\u00a0: 'nope'."]

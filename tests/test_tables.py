@@ -248,8 +248,8 @@ def test_simulate_and_play_with_a_malformed_table_say_it_in_one_line(
     code, out, err = run(["simulate", game.id, "--players", seats, "--games", "2",
                           "--tables", str(path.parent)], capsys, monkeypatch)
     assert (code, out) == (2, "")
-    assert err.startswith("erreur : Tables de l'expert illisibles : ") and err.count("\n") == 1, err
+    assert err.startswith("erreur\u00a0: Tables de l'expert illisibles\u00a0: ") and err.count("\n") == 1, err
     monkeypatch.setattr("pygames.cli.DEFAULT_TABLES", str(tmp_path))  # where play reads them
     code, out, err = run(["play", game.id, "--players", seats, "--seed", "1"], capsys, monkeypatch)
     assert (code, out) == (2, "")
-    assert err.startswith("erreur : Tables de l'expert illisibles : ") and err.count("\n") == 1, err
+    assert err.startswith("erreur\u00a0: Tables de l'expert illisibles\u00a0: ") and err.count("\n") == 1, err

@@ -86,7 +86,7 @@ def check_table(page, match: Match) -> dict:
     assert "exactement" not in view["mancheInfo"].lower()
     if state.last is not None:
         assert view["dice"] == list(state.last.faces)
-        assert view["diceLabel"].startswith(f"Dés {de(names[state.last.thrower])} : ")  # "d'Ordinateur"
+        assert view["diceLabel"].startswith(f"Dés {de(names[state.last.thrower])}\u00a0: ")  # "d'Ordinateur"
         assert words(throw_text(state.last)) in view["throwName"]
         history = match.history
         if len(history) >= 2 and isinstance(history[-2], Roll) and not isinstance(history[-1], Seal):

@@ -83,7 +83,7 @@ def check_table(page, match: Match) -> dict:
         if p in out:
             assert seat["status"] == "sorti — gagné"
         if state.is_terminal():
-            assert (seat["status"] == "perdu : tous les jetons") == (p == state.loser)
+            assert (seat["status"] == "perdu\u00a0: tous les jetons") == (p == state.loser)
         else:
             assert seat["current"] == (p == state.current_player())
             hand = state.hand_infos()[p]

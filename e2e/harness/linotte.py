@@ -87,7 +87,7 @@ def check_table(game: GamePage) -> Match:
     if state.dice and not state.is_terminal():
         assert view["dice"] == list(state.dice)
     if state.target and not state.is_terminal():
-        assert view["appel"] and view["appel"].startswith(f"Appel : {text(kind_label(state.target))}")
+        assert view["appel"] and view["appel"].startswith(f"Appel\u00a0: {text(kind_label(state.target))}")
     else:
         assert view["appel"] is None
     if human:

@@ -12,7 +12,7 @@ from .rules import ROLLS, Roll, Score, YamsState
 
 register({
     "family.yams.title": "Yams",
-    "family.yams.description": "Cinq dés, trois lancers, une feuille à remplir : la feuille "
+    "family.yams.description": "Cinq dés, trois lancers, une feuille à remplir\u00a0: la feuille "
                                "complète, la Boîte à jeux ou le Yahtzee.",
     "game.yams.title": "Yams (feuille complète)",
     "game.yams.summary": "15 cases, primes de Yam à 100 points, joker libre.",
@@ -43,34 +43,34 @@ register({
     "yams.box.chance": "Chance",
     **{f"yams.hint.{box}": f"somme des dés qui montrent {face}" for face, box in enumerate(
         ("ones", "twos", "threes", "fours", "fives", "sixes"), 1)},
-    "yams.hint.pair": "deux dés identiques : somme des 5 dés",
-    "yams.hint.two_pairs": "deux paires de faces différentes : somme des 5 dés",
-    "yams.hint.three_kind": "trois dés identiques : somme des 5 dés",
-    "yams.hint.four_kind": "quatre dés identiques : somme des 5 dés",
-    "yams.hint.three_kind_boite": "trois dés identiques : 3 × la face",
-    "yams.hint.four_kind_boite": "quatre dés identiques : 4 × la face",
-    "yams.hint.full": "un brelan et une paire : 25 points",
-    "yams.hint.small_straight": "quatre faces qui se suivent : 30 points",
-    "yams.hint.large_straight": "cinq faces qui se suivent : 40 points",
-    "yams.hint.yams": "cinq dés identiques : 50 points",
-    "yams.hint.chance": "n'importe quoi : somme des 5 dés",
+    "yams.hint.pair": "deux dés identiques\u00a0: somme des 5 dés",
+    "yams.hint.two_pairs": "deux paires de faces différentes\u00a0: somme des 5 dés",
+    "yams.hint.three_kind": "trois dés identiques\u00a0: somme des 5 dés",
+    "yams.hint.four_kind": "quatre dés identiques\u00a0: somme des 5 dés",
+    "yams.hint.three_kind_boite": "trois dés identiques\u00a0: 3 × la face",
+    "yams.hint.four_kind_boite": "quatre dés identiques\u00a0: 4 × la face",
+    "yams.hint.full": "un brelan et une paire\u00a0: 25 points",
+    "yams.hint.small_straight": "quatre faces qui se suivent\u00a0: 30 points",
+    "yams.hint.large_straight": "cinq faces qui se suivent\u00a0: 40 points",
+    "yams.hint.yams": "cinq dés identiques\u00a0: 50 points",
+    "yams.hint.chance": "n'importe quoi\u00a0: somme des 5 dés",
     # errors
-    "yams.error.box_unknown_in": "Case inconnue dans {game} : « {box} ».",
-    "yams.error.box_unknown": "Case inconnue : « {box} ».",
-    "yams.error.no_roll_left": "Plus de lancer ce tour : choisissez une case.",
+    "yams.error.box_unknown_in": "Case inconnue dans {game}\u00a0: «\u00a0{box}\u00a0».",
+    "yams.error.box_unknown": "Case inconnue\u00a0: «\u00a0{box}\u00a0».",
+    "yams.error.no_roll_left": "Plus de lancer ce tour\u00a0: choisissez une case.",
     "yams.error.roll_five_first": "Lancez d'abord les cinq dés.",
-    "yams.error.box_filled": "La case « {box} » est déjà remplie.",
-    "yams.error.forced_joker": "Yam joker : il faut remplir {boxes}.",
+    "yams.error.box_filled": "La case «\u00a0{box}\u00a0» est déjà remplie.",
+    "yams.error.forced_joker": "Yam joker\u00a0: il faut remplir {boxes}.",
     "yams.error.forced_scoring": "Un 0 n'est permis que si aucune case libre ne marque de points.",
     "yams.error.expert_only_yams": "L'expert ne joue qu'au Yams.",
     "yams.error.expert_needs_tables": "L'expert a besoin de ses tables.",
-    "yams.error.score_ruleset": "« score » ne vaut que pour les feuilles de Yams, pas {game}.",
+    "yams.error.score_ruleset": "«\u00a0score\u00a0» ne vaut que pour les feuilles de Yams, pas {game}.",
     "yams.error.score_dice": "Il faut exactement 5 dés.",
-    "yams.error.score_box": "Case inconnue dans {game} : « {box} » (cases : {boxes}).",
+    "yams.error.score_box": "Case inconnue dans {game}\u00a0: «\u00a0{box}\u00a0» (cases\u00a0: {boxes}).",
     # what a move did
     "yams.scored": "{player} inscrit {points} en {box}. Total {total}.",
     "yams.keeps": "{player} garde {dice}.",
-    "yams.rolled": "{player}, lancer {roll} sur 3 : {dice}.",
+    "yams.rolled": "{player}, lancer {roll} sur 3\u00a0: {dice}.",
     "yams.next_player": "À {player} de jouer.",
     "yams.next_turn": "Tour {turn} sur {turns}.",
     # the terminal's sheet
@@ -78,7 +78,7 @@ register({
     "yams.text.bonus_above": "Prime (>{limit})",  # the prime for strictly more than 63
     "yams.text.primes": "Primes Yam",
     "yams.text.total": "TOTAL",
-    "yams.text.dice": "Dés : {dice}  (lancer {roll}/{rolls})",
+    "yams.text.dice": "Dés\u00a0: {dice}  (lancer {roll}/{rolls})",
 })
 
 

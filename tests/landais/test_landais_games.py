@@ -81,7 +81,7 @@ def test_the_example_gift_is_recorded_as_data():
     throw(m, "5 2 2")
     s = throw(m, "6 2 3")
     assert s.pending == "licorne" and not s.can_seal
-    assert words(throw_text(s.last)) == "Tir de la Licorne : le prochain jet est offert aux autres"
+    assert words(throw_text(s.last)) == "Tir de la Licorne\u00a0: le prochain jet est offert aux autres"
     s = throw(m, "6 6 6")
     assert s.last.gift == "licorne" and s.last.kind == "poigne" and s.last.points == 600
     assert s.last.effects == ((3, 600), (0, 600), (1, 600))
@@ -92,7 +92,7 @@ def test_poigne_forces_the_next_throw():
     m = match([0, 0])
     s = throw(m, "3 3 3")
     assert s.pending == "poigne" and s.legal_actions() == [ROLL]
-    assert words(throw_text(s.last)) == "Poigne ! 300 points, relance obligatoire"
+    assert words(throw_text(s.last)) == "Poigne\u202f! 300 points, relance obligatoire"
     with pytest.raises(IllegalAction, match="poigne"):
         s.apply(SEAL)
     s = throw(m, "1 1 1")
@@ -157,7 +157,7 @@ def test_chimere_takes_the_next_throw_off_the_others():
     throw(m, "1 2 2")
     s = throw(m, "3 4 6")
     assert s.pending == "chimere" and s.floating == 100
-    assert words(throw_text(s.last)) == "Tir de la Chimère : le prochain jet est retiré aux autres"
+    assert words(throw_text(s.last)) == "Tir de la Chimère\u00a0: le prochain jet est retiré aux autres"
     s = throw(m, "1 1 5")
     assert s.sealed == (1000, 250, -350) and s.floating == 100 and s.player == 0
     assert s.last.effects == ((1, -250), (2, -250))
@@ -308,7 +308,7 @@ def test_render_text_and_state_for_the_page():
     s = throw(m, "3 3 3")
     text = render_text(GAME, s, ["Magazran", "Zuleyka"])
     assert "1450" in text and "+ 400 flottants" in text and "relance obligatoire" in text
-    assert s.can_roll and not s.can_seal and words(throw_text(s.last)).startswith("Poigne !")
+    assert s.can_roll and not s.can_seal and words(throw_text(s.last)).startswith("Poigne\u202f!")
     assert "text" not in s.last.to_json()  # the record of a throw holds no words
     json.dumps(s.last.to_json())
 

@@ -77,8 +77,8 @@ def test_cli_prints_the_kind_and_points(dice, printed):
 @pytest.mark.parametrize("dice, message", [
     (("3", "3"), "Il faut exactement 3 dés"),
     (("3", "3", "3", "3"), "Il faut exactement 3 dés"),
-    (("3", "3", "7"), "« 7 » n'est pas un dé"),
-    (("x", "3", "3"), "« x » n'est pas un dé"),
+    (("3", "3", "7"), "«\u00a07\u00a0» n'est pas un dé"),
+    (("x", "3", "3"), "«\u00a0x\u00a0» n'est pas un dé"),
 ])
 def test_cli_refuses_bad_dice(dice, message, capsys):
     code, out = run("landais-throw", *dice)

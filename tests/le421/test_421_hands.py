@@ -122,9 +122,9 @@ def test_rank421_prints_rank_name_and_value(argv, printed):
         (["4", "2"], "Il faut exactement 3 dés"),
         (["4", "2", "1", "1"], "Il faut exactement 3 dés"),
         ([], "Il faut exactement 3 dés"),
-        (["4", "2", "7"], "« 7 » n'est pas un dé"),
-        (["4", "2", "x"], "« x » n'est pas un dé"),
-        (["4", "2", "0"], "« 0 » n'est pas un dé"),
+        (["4", "2", "7"], "«\u00a07\u00a0» n'est pas un dé"),
+        (["4", "2", "x"], "«\u00a0x\u00a0» n'est pas un dé"),
+        (["4", "2", "0"], "«\u00a00\u00a0» n'est pas un dé"),
         (["4", "2", "1", "-o", "value_421=9"], "Option value_421"),
         (["4", "2", "1", "-o", "turbo"], "Option inconnue"),
     ],
@@ -132,4 +132,4 @@ def test_rank421_prints_rank_name_and_value(argv, printed):
 def test_rank421_refuses_bad_input_with_exit_2(argv, message, capsys):
     assert run(*argv) == (2, "")
     err = capsys.readouterr().err
-    assert err.startswith("erreur : ") and message in err and err.count("\n") == 1
+    assert err.startswith("erreur\u00a0: ") and message in err and err.count("\n") == 1

@@ -34,9 +34,10 @@ def test_the_charge_worst_hand_takes_the_best_hands_value():
     m = play(match(), "Léa: 4 2 1", "Paul: 2 2 1")
     s = m.state
     assert (s.pot, s.tokens, s.phase) == (11, (0, 10), "charge")
-    assert text(round_sentence(s.last, m.names)) == "Paul (nénette) prend 10 jetons au pot, meilleure main : Léa (421)."
+    assert text(round_sentence(s.last, m.names)) == ("Paul (nénette) prend 10 jetons au pot, "
+                                                     "meilleure main\u00a0: Léa (421).")
     assert s.round_order == (1, 0) and s.current_player() == 1  # the loser starts
-    assert plain(describe_events(s, m.names)).startswith("Paul lance : 2 2 1 (nénette). Paul (nénette) prend")
+    assert plain(describe_events(s, m.names)).startswith("Paul lance\u00a0: 2 2 1 (nénette). Paul (nénette) prend")
     m = play(m, "Paul: 6 5 3", "Léa: 6 1 1")
     assert (m.state.pot, m.state.tokens) == (5, (0, 16))
     m = play(m, "Paul: 3 2 1", "Léa: 5 4 2")
@@ -64,7 +65,7 @@ def test_players_without_tokens_at_the_end_of_the_charge_have_won():
     assert (s.pot, s.tokens, s.left) == (0, (0, 10, 11), ((0,),))
     assert s.phase == "decharge" and s.round_order == (2, 1)
     assert s.ranking()[0] == [0]
-    assert "Léa n'a plus de jetons : il a gagné." in plain(describe_events(s, m.names))
+    assert "Léa n'a plus de jetons\u00a0: il a gagné." in plain(describe_events(s, m.names))
 
 
 def test_a_player_who_takes_the_last_tokens_of_the_charge_alone_has_lost():
@@ -73,7 +74,7 @@ def test_a_player_who_takes_the_last_tokens_of_the_charge_alone_has_lost():
     assert s.is_terminal() and s.tokens == (21, 0) and s.legal_actions() == []
     outcome = m.outcome()
     assert outcome.losers == (0,) and outcome.winners == (1,) and not outcome.draw
-    assert reason_text(m) == "Léa a tous les jetons : il a perdu."
+    assert reason_text(m) == "Léa a tous les jetons\u00a0: il a perdu."
     assert s.scores() == [-21, 0]
 
 
@@ -101,7 +102,7 @@ def test_the_decharge_throw_limit_and_kept_dice_then_the_end():
     s = m.state
     assert s.is_terminal() and s.tokens == (0, 21) and s.left == ((0,),)
     assert text(round_sentence(s.last, m.names)) == "Paul (fiche de 5) reçoit 10 jetons de Léa (421)."
-    assert reason_text(m) == "Paul a tous les jetons : il a perdu."
+    assert reason_text(m) == "Paul a tous les jetons\u00a0: il a perdu."
     assert m.outcome().ranking == ((0,), (1,))
 
 
@@ -195,7 +196,7 @@ def test_the_game_plays_on_until_one_holds_every_token():
     assert s.is_terminal() and s.tokens == (0, 0, 21)
     outcome = m.outcome()
     assert outcome.ranking == ((1,), (0,), (2,)) and outcome.winners == (1,) and outcome.losers == (2,)
-    assert reason_text(m) == "Zoé a tous les jetons : il a perdu."
+    assert reason_text(m) == "Zoé a tous les jetons\u00a0: il a perdu."
 
 
 @pytest.mark.parametrize(
@@ -239,7 +240,7 @@ def test_a_paper_start_is_kept_in_the_record_and_replays():
 def test_render_text_draws_the_table():
     m = play(match(), "Léa: 4 2 1")
     text = render_text(GAME, m.state, m.names)
-    assert "pot : 21" in text and "421 (vaut 10, 1 coup)" in text and "charge" in text
+    assert "pot\u00a0: 21" in text and "421 (vaut 10, 1 coup)" in text and "charge" in text
 
 
 @pytest.mark.parametrize("tokens, said", [
@@ -258,8 +259,8 @@ def test_the_round_sentence_says_when_the_giver_had_fewer_tokens_than_due(tokens
 def test_the_round_sentence_says_when_the_pot_had_fewer_tokens_than_due():
     m = play(match(start={"pot": 3, "tokens": [10, 8]}), "Léa: 4 2 1", "Paul: 6 5 3")
     assert text(round_sentence(m.state.last, m.names)) == (
-        "Paul (653) prend 3 jetons au pot, meilleure main : Léa (421)"
+        "Paul (653) prend 3 jetons au pot, meilleure main\u00a0: Léa (421)"
         "\u00a0; le pot n'avait plus que 3 jetons des 10 dus.")
     m = play(match(start={"pot": 10, "tokens": [6, 5]}), "Léa: 4 2 1", "Paul: 6 5 3")
     assert text(round_sentence(m.state.last, m.names)) == \
-        "Paul (653) prend 10 jetons au pot, meilleure main : Léa (421)."
+        "Paul (653) prend 10 jetons au pot, meilleure main\u00a0: Léa (421)."

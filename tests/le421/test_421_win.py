@@ -369,7 +369,7 @@ def test_a_malformed_table_is_one_game_error(name):
         load_tables(BAD_TABLES[name])
     assert type(err.value) is GameError
     assert err.value.message.id in ("tables.unreadable", "tables.stale")
-    assert str(err.value).startswith(("Tables de l'expert illisibles : ", "Les tables « "))
+    assert str(err.value).startswith(("Tables de l'expert illisibles\u00a0: ", "Les tables «\u00a0"))
 
 
 @pytest.mark.parametrize("data", [None, 42, "PYG421W", [1, 2], object()])

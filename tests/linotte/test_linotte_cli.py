@@ -36,17 +36,17 @@ def test_linotte_score_prints_both_players_points(board, printed):
 
 
 @pytest.mark.parametrize("board, message", [
-    ("." * 24, "Plateau : 25 caractères attendus (A, B ou .), pas 24"),
+    ("." * 24, "Plateau\u00a0: 25 caractères attendus (A, B ou .), pas 24"),
     ("." * 26, "pas 26"),
     ("", "pas 0"),
-    ("AAAAx" + "." * 20, "« x » n'est ni A, ni B, ni « . »"),
-    ("aaaa." + "." * 20, "« a » n'est ni A"),
+    ("AAAAx" + "." * 20, "«\u00a0x\u00a0» n'est ni A, ni B, ni «\u00a0.\u00a0»"),
+    ("aaaa." + "." * 20, "«\u00a0a\u00a0» n'est ni A"),
 ])
 def test_linotte_score_refuses_bad_boards_with_exit_2(board, message, capsys):
     code, out = run("linotte-score", board)
     err = capsys.readouterr().err
     assert code == 2 and out == ""
-    assert err.startswith("erreur : ") and message in err and err.count("\n") == 1
+    assert err.startswith("erreur\u00a0: ") and message in err and err.count("\n") == 1
 
 
 def test_linotte_score_needs_its_board(capsys):
@@ -75,8 +75,8 @@ def test_play_draws_the_board_with_cell_names():
     text = out.getvalue()
     assert code == 1 and "Partie interrompue." in text
     assert "A           B           C           D           E\n1       1           3" in text
-    assert "appel" in text and "yam" in text and "A = Alice" in text and "Dés : " in text
-    assert "Coups possibles : " in text and "place z9" in text
+    assert "appel" in text and "yam" in text and "A = Alice" in text and "Dés\u00a0: " in text
+    assert "Coups possibles\u00a0: " in text and "place z9" in text
 
 
 def test_simulate_and_replay(tmp_path):

@@ -45,7 +45,7 @@ def test_five_in_a_row_ends_the_game_and_points_decide():
     state = play(position(FIVE_SOON), "dice 6 6 6 1 2", "place e1")
     assert state.is_terminal() and state.five == 0
     assert state.scores() == [3, 4]
-    assert said(state)[-1] == "cinq pions alignés : fin de la partie"
+    assert said(state)[-1] == "cinq pions alignés\u00a0: fin de la partie"
     outcome = state.outcome()
     assert outcome.winners == (1,) and outcome.losers == (0,) and not outcome.draw
     assert reason_text(GAME, outcome, NAMES) == "Bob gagne avec 4 points."
@@ -73,8 +73,8 @@ def test_the_twelfth_pawn_ends_the_game_on_points(yam_master):
     assert state.pawns_left() == [1, 4] and state.scores() == [0, 0]
     state = play(state, "dice 2 2 5 2 2", "place c5")  # a carré: A5-D5, a run of 4
     assert state.is_terminal() and state.five == EMPTY and state.pawns_left()[0] == 0
-    assert said(state) == ("pion en C5 (carré)", "ligne de 4 (A5–D5) : 2 points",
-                            "+2 points, total 2 points", "douzième pion posé : fin de la partie")
+    assert said(state) == ("pion en C5 (carré)", "ligne de 4 (A5–D5)\u00a0: 2 points",
+                            "+2 points, total 2 points", "douzième pion posé\u00a0: fin de la partie")
     outcome = state.outcome()
     assert outcome.winners == (0,) and reason_text(GAME, outcome, NAMES) == "Alice gagne avec 2 points."
 
@@ -112,7 +112,7 @@ def test_option_defi_names_nothing_and_any_majeure_fulfils_it():
     state = play(position("." * 25, defi=True), "dice 6 5 1 2 2")
     announces = [a.notation() for a in state.legal_actions() if a.notation().startswith("announce")]
     assert announces == ["announce defi"]
-    with pytest.raises(IllegalAction, match="Avec le défi, annoncer « announce defi »."):
+    with pytest.raises(IllegalAction, match="Avec le défi, annoncer «\u00a0announce defi\u00a0»."):
         state.apply(GAME.parse_action("announce quinte"))
     state = play(state, "announce defi", "keep 1 2 2", "dice 1 1")  # 1-2-2-1-1: a small and a full
     assert state.target == "defi" and state.appel_fulfilled()
@@ -133,7 +133,7 @@ def test_a_failed_defi_places_nothing():
                  "keep 6", "dice 6 6 2 3", "keep 6 6 6", "dice 2 1")
     assert not state.appel_fulfilled() and state.combinations() == ("6",)
     assert [a.notation() for a in state.legal_actions()] == ["pass"]
-    assert said(play(state, "pass")) == ("appel manqué (défi) : aucun pion posé",)
+    assert said(play(state, "pass")) == ("appel manqué (défi)\u00a0: aucun pion posé",)
 
 
 def test_every_option_set_is_offered():

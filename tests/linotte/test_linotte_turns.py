@@ -74,14 +74,14 @@ def test_three_rolls_at_most_then_place_or_pass():
     assert match.state.combinations() == ("2",)
     turn(match, "keep 2 2 2", "dice 2 1")
     assert match.state.rolls == 3 and match.state.dice == (2, 2, 1, 2, 2)
-    rejected(match, "keep 2 2 2 2", "Plus de lancer ce tour : posez un pion ou passez.")
+    rejected(match, "keep 2 2 2 2", "Plus de lancer ce tour\u00a0: posez un pion ou passez.")
     assert {a.notation() for a in match.state.legal_actions()} == {
         "place a2", "place b5", "place b2", "place c5", "pass"}
 
 
 def test_nothing_shown_means_passing_and_passing_is_always_allowed():
     match = new_match()
-    rejected(match, "pass", "Lancez d'abord les dés (« roll »).")
+    rejected(match, "pass", "Lancez d'abord les dés («\u00a0roll\u00a0»).")
     turn(match, "dice 1 2 4 5 6")
     assert match.state.placeable_cells() == []
     turn(match, "pass")
@@ -101,7 +101,7 @@ def test_a_sec_allows_a_sec_cell_or_the_majeure_on_the_first_roll_only():
     assert state.sec == ("full",) and state.sec_available()
     assert state.placeable_cells() == cells("B1", "A5", "D2", "B3", "C2", "B4")
     turn(match, "place c2")
-    assert "sec : full" in said(match.state)[0]
+    assert "sec\u00a0: full" in said(match.state)[0]
     # Bob rerolls into the same full: no sec any more
     turn(match, "dice 3 3 3 2 6", "keep 3 3 3 2", "dice 2")
     assert match.state.sec == () and not match.state.sec_available()
@@ -112,7 +112,7 @@ def test_a_sec_allows_a_sec_cell_or_the_majeure_on_the_first_roll_only():
 
 def test_an_appel_made_places_on_an_appel_cell_only():
     match = turn(new_match(), "dice 6 5 1 2 2", "announce quinte")
-    assert match.state.target == "quinte" and said(match.state) == ("appel annoncé : quinte",)
+    assert match.state.target == "quinte" and said(match.state) == ("appel annoncé\u00a0: quinte",)
     rejected(match, "announce full", "L'appel est déjà annoncé.")
     rejected(match, "place c1", "Après l'appel, il faut relancer les dés.")
     turn(match, "keep 2 5 6", "dice 3 4")
@@ -133,7 +133,7 @@ def test_a_failed_appel_places_nothing():
     assert state.placeable_cells() == [] and [a.notation() for a in state.legal_actions()] == ["pass"]
     rejected(match, "place e1", "L'appel (carré) ne permet pas la case E1 (brelan de 6).")
     turn(match, "pass")
-    assert said(match.state) == ("appel manqué (carré) : aucun pion posé",)
+    assert said(match.state) == ("appel manqué (carré)\u00a0: aucun pion posé",)
     assert match.state.player == 1
 
 
@@ -178,7 +178,7 @@ def test_legal_actions_all_round_trip_and_are_accepted():
     assert turn(new_match(), "roll").state.current_player() == CHANCE
 
 
-CERTAIN = "doit rester une vraie chance : les dés gardés le font déjà, relancez-en un de plus."
+CERTAIN = "doit rester une vraie chance\u00a0: les dés gardés le font déjà, relancez-en un de plus."
 
 
 def keeps_after(match: Match) -> set[str]:

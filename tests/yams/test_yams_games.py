@@ -43,7 +43,7 @@ def test_three_rolls_and_a_kept_die_may_be_rerolled():
     turn(match, "keep 6 6", "dice 6 6 6")  # the three threes go back in the cup
     assert match.state.dice == (6, 6, 6, 6, 6)
     assert match.state.rolls == 3
-    rejected(match, "keep 6 6 6 6", "Plus de lancer ce tour : choisissez une case.")
+    rejected(match, "keep 6 6 6 6", "Plus de lancer ce tour\u00a0: choisissez une case.")
     turn(match, "score yams")
     assert sheet(match).boxes["yams"] == 50
     assert match.state.rolls == 0 and match.state.dice == ()
@@ -238,14 +238,14 @@ def test_yahtzee_forced_joker_order():
     # 1. the matching upper box while it is open
     turn(match, "dice 3 3 3 3 3")
     assert match.state.scorable() == ["threes"]
-    rejected(match, "score full", "Yam joker : il faut remplir « Les 3 ».")
-    rejected(match, "score chance", "Yam joker : il faut remplir « Les 3 ».")
+    rejected(match, "score full", "Yam joker\u00a0: il faut remplir «\u00a0Les 3\u00a0».")
+    rejected(match, "score chance", "Yam joker\u00a0: il faut remplir «\u00a0Les 3\u00a0».")
     turn(match, "score threes")
     # 2. else any open lower box, at full value
     turn(match, "dice 3 3 3 3 3")
     lower = {"three_kind", "four_kind", "full", "small_straight", "large_straight", "chance"}
     assert set(match.state.scorable()) == lower
-    assert rejected(match, "score ones", "Yam joker : il faut remplir").count("«") == len(lower)
+    assert rejected(match, "score ones", "Yam joker\u00a0: il faut remplir").count("«") == len(lower)
     turn(match, "score large_straight")
     yam = "3 3 3 3 3"
     scored(match, three_kind=yam, four_kind=yam, full=yam, small_straight=yam, chance=yam)
@@ -332,10 +332,10 @@ SHOWN = ["roll", "dice 1 2 3 4 5"]
         (["roll"], "roll", "Il faut le résultat de 5 dés."),
         (["roll"], "score chance", "Il faut le résultat de 5 dés."),
         (["roll"], "dice 1 2", "Il faut le résultat de 5 dés."),
-        (["roll"], "dice 7 1 1 1 1", "« 7 » n'est pas un dé (une face de 1 à 6)."),
-        (["roll"], "dice 0 1 1 1 1", "« 0 » n'est pas un dé"),
-        (["roll"], "dice 1 1 1 1 x", "« x » n'est pas un dé"),
-        (["roll"], "dice 1 1 1 1 1 1", "Coup inconnu : « dice 1 1 1 1 1 1 »."),
+        (["roll"], "dice 7 1 1 1 1", "«\u00a07\u00a0» n'est pas un dé (une face de 1 à 6)."),
+        (["roll"], "dice 0 1 1 1 1", "«\u00a00\u00a0» n'est pas un dé"),
+        (["roll"], "dice 1 1 1 1 x", "«\u00a0x\u00a0» n'est pas un dé"),
+        (["roll"], "dice 1 1 1 1 1 1", "Coup inconnu\u00a0: «\u00a0dice 1 1 1 1 1 1\u00a0»."),
         (["roll"], Throw((1, 1, 1, 1, 9)), "Il faut le résultat de 5 dés."),
         (SHOWN, "keep 6", "On ne peut garder que des dés qui sont sur la table."),
         (SHOWN, "keep 1 1", "On ne peut garder que des dés qui sont sur la table."),
@@ -343,15 +343,15 @@ SHOWN = ["roll", "dice 1 2 3 4 5"]
         (SHOWN, "keep 1 2 @3,4", "Les dés gardés ne correspondent pas aux dés sur la table."),
         (SHOWN, "keep 1 2 @1", "autant de places que de dés gardés."),
         (SHOWN, "keep 1 2 @1,1", "Les dés gardés ne correspondent pas aux dés sur la table."),
-        (THREE_ROLLS, "roll", "Plus de lancer ce tour : choisissez une case."),
-        (THREE_ROLLS, "keep 1", "Plus de lancer ce tour : choisissez une case."),
-        (FULL_FILLED, "score full", "La case « Full » est déjà remplie."),
-        (SHOWN, "score nothing", "Case inconnue dans Yams (feuille complète) : « nothing »."),
-        (SHOWN, "score", "Coup inconnu : « score »."),
-        ([], "jump", "Coup inconnu : « jump »."),
+        (THREE_ROLLS, "roll", "Plus de lancer ce tour\u00a0: choisissez une case."),
+        (THREE_ROLLS, "keep 1", "Plus de lancer ce tour\u00a0: choisissez une case."),
+        (FULL_FILLED, "score full", "La case «\u00a0Full\u00a0» est déjà remplie."),
+        (SHOWN, "score nothing", "Case inconnue dans Yams (feuille complète)\u00a0: «\u00a0nothing\u00a0»."),
+        (SHOWN, "score", "Coup inconnu\u00a0: «\u00a0score\u00a0»."),
+        ([], "jump", "Coup inconnu\u00a0: «\u00a0jump\u00a0»."),
         ([], "", "Coup inconnu"),
-        ([], "keep x", "écrire par exemple « keep 3 3 5 »."),
-        ([], 42, "Coup impossible maintenant : « 42 »."),
+        ([], "keep x", "écrire par exemple «\u00a0keep 3 3 5\u00a0»."),
+        ([], 42, "Coup impossible maintenant\u00a0: «\u00a042\u00a0»."),
     ],
 )
 def test_illegal_actions_are_refused_in_french_and_change_nothing(before, move, message):
@@ -380,7 +380,7 @@ def test_state_apply_refuses_too_and_never_mutates():
 
 def test_unknown_box_for_the_ruleset():
     match = turn(new_match("yahtzee"), "dice 1 1 2 2 3")
-    rejected(match, "score pair", "Case inconnue dans Yahtzee (règles internationales) : « pair ».")
+    rejected(match, "score pair", "Case inconnue dans Yahtzee (règles internationales)\u00a0: «\u00a0pair\u00a0».")
     rejected(match, "score two_pairs", "Case inconnue")
 
 

@@ -66,13 +66,13 @@ def parse_embed(query: str, family: str = "yams") -> EmbedConfig:
     params = {}
     for key, value in parse_qsl(query.lstrip("?"), keep_blank_values=True):
         if len(value) > MAX_PARAM_LENGTH:
-            raise EmbedError(f"Le paramètre « {quote(key)} » est trop long.")
+            raise EmbedError(f"Le paramètre «\u00a0{quote(key)}\u00a0» est trop long.")
         params[key] = value
     instance = params.get("id")
     if instance is not None and not ID_PATTERN.fullmatch(instance):
         raise EmbedError(
-            "Le paramètre « id » ne peut contenir que des lettres sans accent, des chiffres, "
-            "« - » et « _ » (64 au plus)."
+            "Le paramètre «\u00a0id\u00a0» ne peut contenir que des lettres sans accent, des chiffres, "
+            "«\u00a0-\u00a0» et «\u00a0_\u00a0» (64 au plus)."
         )
     rulesets = {g.id: g for g in FAMILIES[family].games}
     game = None
@@ -80,7 +80,7 @@ def parse_embed(query: str, family: str = "yams") -> EmbedConfig:
         game = rulesets.get(params["game"].strip())
         if game is None:
             raise EmbedError(
-                f"Règle inconnue : « {quote(params['game'])} » (au choix : {', '.join(rulesets)})."
+                f"Règle inconnue\u00a0: «\u00a0{quote(params['game'])}\u00a0» (au choix\u00a0: {', '.join(rulesets)})."
             )
     if game is None and ("options" in params or "players" in params):
         game = next(iter(rulesets.values()))  # options and players belong to a ruleset

@@ -79,7 +79,7 @@ class Flow:
         match = self.shell.match
         outcome = match.outcome()
         if not outcome.draw and any(not match.players[p].is_computer for p in outcome.winners):
-            self._celebrate("Bravo !", "win")
+            self._celebrate("Bravo\u202f!", "win")
 
     def after_play(self, actor, by_bot):
         """Focus once an action is played and the game goes on."""

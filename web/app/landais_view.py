@@ -86,8 +86,8 @@ class View(TrayView):
         label.appendChild(el("span", "Les joueurs ont déjà des points scellés"))
         field.appendChild(label)
         fields = el("div", None, "paper-fields", id="paper-fields", hidden=True)
-        fields.appendChild(el("p", "Points scellés de chacun (multiples de 50, sous le but ; "
-                                   "négatifs permis) :", "hint"))
+        fields.appendChild(el("p", "Points scellés de chacun (multiples de 50, sous le but\u202f; "
+                                   "négatifs permis)\u00a0:", "hint"))
         self.paper["list"] = el("ol", None, "paper-scores", id="paper-scores")
         fields.appendChild(self.paper["list"])
         first = el("label", None, "paper-first")
@@ -151,7 +151,7 @@ class View(TrayView):
             text = inputs.item(i).value if i < inputs.length else ""
             value = parse_points(text)
             if value is None:
-                raise GameError(f"Points scellés de {quote(player.name)} : « {quote(text)} » "
+                raise GameError(f"Points scellés de {quote(player.name)}\u00a0: «\u00a0{quote(text)}\u00a0» "
                                 "n'est pas un nombre.")
             scores.append(value)
         start = {"scores": scores}
@@ -177,7 +177,7 @@ class View(TrayView):
             self.greet = False
             text = self._opening_text()
             if text:
-                self.table.announce(f"Nouvelle partie : {self.match.game.title}. {text}")
+                self.table.announce(f"Nouvelle partie\u00a0: {self.match.game.title}. {text}")
         roll, seal = by_id("roll"), by_id("seal")
         if not roll.disabled:
             roll.focus()
@@ -212,7 +212,7 @@ class View(TrayView):
         parts = []
         for contenders, faces in self.openings:
             parts.append(", ".join(f"{self.names[p]} {f}" for p, f in zip(contenders, faces)))
-        text = "Lancer d'ouverture : " + " ; égalité, on relance : ".join(parts) + "."
+        text = "Lancer d'ouverture\u00a0: " + "\u202f; égalité, on relance\u00a0: ".join(parts) + "."
         return text + f" {self.names[self.match.state.first]} commence."
 
     def _effects_text(self, last):
@@ -221,7 +221,7 @@ class View(TrayView):
             parts.append(", ".join(f"{names[q]} {signed(d)}" for q, d in last.effects) + ".")
         if last.capped:
             who = words("word.list", items=[Name(names[q]) for q in last.capped])
-            parts.append(f"{who} : rien, le but serait dépassé.")
+            parts.append(f"{who}\u00a0: rien, le but serait dépassé.")
         return " ".join(parts)
 
     def describe(self, before, action, after):
@@ -230,26 +230,26 @@ class View(TrayView):
         if isinstance(action, Seal):
             total = before.sealed[p] + before.floating
             if before.floating:
-                text = f"{names[p]} scelle {fmt(before.floating)} points : {fmt(total)} points scellés."
+                text = f"{names[p]} scelle {fmt(before.floating)} points\u00a0: {fmt(total)} points scellés."
             else:
                 text = f"{names[p]} passe la main sans rien sceller ({fmt(total)} points)."
         else:
             last = state.last
-            text = f"{names[p]} lance {', '.join(map(str, last.faces))} : {words(throw_text(last))}."
+            text = f"{names[p]} lance {', '.join(map(str, last.faces))}\u00a0: {words(throw_text(last))}."
             effects = self._effects_text(last)
             if effects:
                 text += " " + effects
             if not last.ended and not state.is_terminal() and state.player == p and state.floating:
-                text += f" En jeu : {fmt(state.floating)}."
+                text += f" En jeu\u00a0: {fmt(state.floating)}."
         if len(state.manche_winners) > len(before.manche_winners):
             w = state.manche_winners[-1]
             if state.is_terminal():
                 return text + f" {names[w]} atteint exactement {fmt(target)} points."
             text += (f" {names[w]} atteint exactement {fmt(target)} points et gagne la manche "
-                     f"{before.manche}. Manche {state.manche} : {names[state.player]} commence.")
+                     f"{before.manche}. Manche {state.manche}\u00a0: {names[state.player]} commence.")
             return text
         if state.player != p or isinstance(action, Seal):
-            text += " Scores : " + ", ".join(f"{n} {fmt(s)}" for n, s in zip(names, state.sealed)) + "."
+            text += " Scores\u00a0: " + ", ".join(f"{n} {fmt(s)}" for n, s in zip(names, state.sealed)) + "."
             if self.table.is_person(state.player):
                 text += f" À {names[state.player]} de lancer."
         return text
@@ -268,11 +268,11 @@ class View(TrayView):
         """A moment of joy (the shell's hook): a manche won (the end screen has the game's),
         or a poigne of one's own that counts."""
         if len(after.manche_winners) > len(before.manche_winners) and not after.is_terminal():
-            return "Manche gagnée !"
+            return "Manche gagnée\u202f!"
         last = after.last
         if (isinstance(action, Roll) and last is not None and last.kind == "poigne"
                 and not last.gift and not last.bust):
-            return "Poigne !"
+            return "Poigne\u202f!"
         return None
 
     def on_key(self, event):
@@ -301,7 +301,7 @@ class View(TrayView):
         labels = {"seal": "Sceller maintenant", "roll": "Relancer"}
         choices = [(c.action.notation(), labels[c.action.notation()], c.value) for c in found.choices]
         if not choices:  # a gift throw: no choice to make
-            nodes.append(el("p", "Relance obligatoire : ce jet est pour les autres joueurs, "
+            nodes.append(el("p", "Relance obligatoire\u00a0: ce jet est pour les autres joueurs, "
                                  "il n'y a pas de choix à faire.", "advice-best"))
             listing = el("ol", None, "advice-list")
             item = el("li")
@@ -309,9 +309,9 @@ class View(TrayView):
                                 data_advice="roll"))
             listing.appendChild(item)
             nodes.append(listing)
-            return nodes, "Conseil : relance obligatoire, pas de choix à faire."
+            return nodes, "Conseil\u00a0: relance obligatoire, pas de choix à faire."
         best = choices[0]
-        nodes.append(el("p", f"Meilleur choix : {best[1].lower()}", "advice-best"))
+        nodes.append(el("p", f"Meilleur choix\u00a0: {best[1].lower()}", "advice-best"))
         listing = el("ol", None, "advice-list")
         for notation, label, value in choices:
             item = el("li", None, "advice-" + notation)
@@ -321,13 +321,13 @@ class View(TrayView):
             listing.appendChild(item)
         nodes.append(listing)
         if state.pending == "poigne":
-            nodes.append(el("p", "Après une poigne, il faut relancer : sceller n'est pas permis.", "hint"))
+            nodes.append(el("p", "Après une poigne, il faut relancer\u00a0: sceller n'est pas permis.", "hint"))
         elif state.pending == "start":
             nodes.append(el("p", "Le premier jet de la série est obligatoire.", "hint"))
         if not found.exact:
-            nodes.append(el("p", "Approximation : à plus de deux joueurs, le conseiller compte "
+            nodes.append(el("p", "Approximation\u00a0: à plus de deux joueurs, le conseiller compte "
                                  "seulement avec l'adversaire le mieux placé.", "hint"))
-        summary = "Conseil : " + " ; ".join(f"{label.lower()} : {percent(value)} de chances de gagner"
+        summary = "Conseil\u00a0: " + "\u202f; ".join(f"{label.lower()}\u00a0: {percent(value)} de chances de gagner"
                                              for _, label, value in choices)
         if not found.exact:
             summary += " (approximation)"
@@ -418,7 +418,7 @@ class View(TrayView):
                 badges.appendChild(el("span", signed(d), "badge " + ("gain" if d > 0 else "loss"),
                                       title="Points reçus au dernier jet" if d > 0 else "Points perdus au dernier jet"))
             if p in capped:
-                badges.appendChild(el("span", "but dépassé : rien", "badge capped"))
+                badges.appendChild(el("span", "but dépassé\u00a0: rien", "badge capped"))
             if fresh and last.kind == "vereux" and not last.gift and p == last.thrower:
                 badges.appendChild(el("span", signed(-100), "badge loss", title="Tir de Véreux"))
             status = ""
@@ -457,9 +457,9 @@ class View(TrayView):
         box = by_id("dice")
         box.classList.toggle("previous", old)
         if last is None:
-            box.setAttribute("aria-label", "Dés : pas encore lancés")
+            box.setAttribute("aria-label", "Dés\u00a0: pas encore lancés")
         else:
-            box.setAttribute("aria-label", f"Dés {de(self.names[last.thrower])} : "
+            box.setAttribute("aria-label", f"Dés {de(self.names[last.thrower])}\u00a0: "
                              + ", ".join(map(str, last.faces)))
         # What the last throw was.
         name = by_id("throw-name")
@@ -469,7 +469,7 @@ class View(TrayView):
             if old:
                 whose = el("span", None, "whose")
                 whose.appendChild(el("span", self.names[last.thrower], "name"))
-                whose.appendChild(el("span", " : "))
+                whose.appendChild(el("span", "\u00a0: "))
                 name.appendChild(whose)
             name.appendChild(el("span", words(throw_text(last)), "what"))
             name.classList.add("kind-" + last.kind)
@@ -488,7 +488,7 @@ class View(TrayView):
         if current is None:
             note.textContent = ""
         elif state.pending in GIFTS:
-            note.textContent = "gardés pendant le tir : ce jet est pour les autres"
+            note.textContent = "gardés pendant le tir\u00a0: ce jet est pour les autres"
         elif floating:
             sealed = state.sealed[current]
             note.textContent = f"{fmt(sealed)} scellés + {fmt(floating)} = {fmt(sealed + floating)}"
@@ -541,7 +541,7 @@ class View(TrayView):
         if rules.manches > 1:
             parts.append(f"manche {state.manche} ({plural(rules.manches, 'manche')} à gagner)")
             if state.manche_winners:
-                parts.append("gagnées : " + ", ".join(self.names[w] for w in state.manche_winners))
+                parts.append("gagnées\u00a0: " + ", ".join(self.names[w] for w in state.manche_winners))
         phase.textContent = " · ".join(parts)
         show(phase, bool(parts))
         if current is None:
@@ -562,11 +562,11 @@ class View(TrayView):
         if state.pending == "start":
             return said(name, ", lancez les dés (Espace ou Entrée).")
         if state.pending == "poigne":
-            return "Poigne : il faut relancer (Espace ou Entrée)."
+            return "Poigne\u00a0: il faut relancer (Espace ou Entrée)."
         if state.pending in GIFTS:
-            return "Relancez : ce jet est pour les autres joueurs (Espace ou Entrée)."
+            return "Relancez\u00a0: ce jet est pour les autres joueurs (Espace ou Entrée)."
         if state.seal_wins:
-            return f"Sceller vous donne exactement {fmt(state.rules.target)} : la victoire (S) !"
+            return f"Sceller vous donne exactement {fmt(state.rules.target)}\u00a0: la victoire (S)\u202f!"
         if not state.floating:
             return "Relancez (Espace) ou passez la main (S)."
         return f"Relancez (Espace) ou scellez {fmt(state.floating)} points (S)."

@@ -99,7 +99,7 @@ class View(TrayView):
         for key, text, hint in (
             # Not the option "Jetons au pot" (the tokens a game starts with): what is left.
             ("paper-pot", "Jetons restant au pot", "0 si la charge est finie"),
-            ("paper-tokens", "Jetons de chaque joueur, dans l'ordre", "par exemple : 4 0 7"),
+            ("paper-tokens", "Jetons de chaque joueur, dans l'ordre", "par exemple\u00a0: 4 0 7"),
             ("paper-leader", "Numéro du joueur qui commence", "1 pour le premier"),
         ):
             label = el("label", None, "paper-field")
@@ -121,14 +121,14 @@ class View(TrayView):
         def numbers(key, what):
             words = paper[key].value.replace(",", " ").split()
             if not words or not all(w.isdigit() and len(w) <= 4 for w in words):
-                raise GameError(f"Partie sur papier : {what} en nombres entiers, s'il vous plaît.")
+                raise GameError(f"Partie sur papier\u00a0: {what} en nombres entiers, s'il vous plaît.")
             return [int(w) for w in words]
 
         pot = numbers("paper-pot", "le pot")
         tokens = numbers("paper-tokens", "les jetons")
         leader = paper["paper-leader"].value.strip() or "1"
         if not leader.isdigit() or not 1 <= int(leader) <= len(players):
-            raise GameError(f"Partie sur papier : le joueur qui commence est un numéro de 1 à {len(players)}.")
+            raise GameError(f"Partie sur papier\u00a0: le joueur qui commence est un numéro de 1 à {len(players)}.")
         return {"pot": pot[0], "tokens": tokens, "leader": int(leader) - 1}
 
     def adopt(self, match):
@@ -195,7 +195,7 @@ class View(TrayView):
         """A moment of joy (the shell's hook): the 421 thrown."""
         if isinstance(action, Roll) and self.match.history:
             if sorted(landed(before, action, self.match.history[-1])) == [1, 2, 4]:
-                return "421 !"
+                return "421\u202f!"
         return None
 
     def on_key(self, event):
@@ -227,7 +227,7 @@ class View(TrayView):
             listing.appendChild(item)
         nodes.append(listing)
         nodes.append(el("p", words("421.advice.exact" if found.exact else "421.advice.approximation"), "hint"))
-        summary = words("421.advice.summary", choices=" ; ".join(
+        summary = words("421.advice.summary", choices="\u202f; ".join(
             words("421.advice.item", choice=advice_choice(state, c.action),
                   value=advice_value(found.measure, c.value)) for c in found.choices[:3]))
         return nodes, summary
@@ -343,7 +343,7 @@ class View(TrayView):
             if p in out:
                 status = "sorti — gagné"
             elif state.loser == p:
-                status = "perdu : tous les jetons"
+                status = "perdu\u00a0: tous les jetons"
             elif not state.is_terminal() and p == state.leader:
                 status = "mène" if state.decharge else "commence"
             else:
@@ -376,7 +376,7 @@ class View(TrayView):
                 label.appendChild(el("small", detail))
                 cell.appendChild(label)
                 if rampo:
-                    cell.appendChild(el("span", "rampo : " + ", ".join(words(hand_label(h)) for h in rampo),
+                    cell.appendChild(el("span", "rampo\u00a0: " + ", ".join(words(hand_label(h)) for h in rampo),
                                         "rampo-tag"))
             elif p in out:
                 cell.appendChild(el("span", "—", "none"))
@@ -414,7 +414,7 @@ class View(TrayView):
             who = [self.names[p] for p in last.left]
             notes.append(" et ".join(who) + (" sort" if len(who) == 1 else " sortent") + " — gagné.")
         if last.charge_over and not state.is_terminal():
-            notes.append("Le pot est vide : la décharge commence.")
+            notes.append("Le pot est vide\u00a0: la décharge commence.")
         if notes:
             hands.appendChild(el("span", " ".join(notes), "note"))
         self.draw_journal([(number, said(f"Tour {number}\u00a0: ") + sentence) for number, sentence in self.log])
@@ -439,7 +439,7 @@ class View(TrayView):
                 caption.appendChild(el("span", "Tour précédent · ", "earlier"))
             caption.appendChild(el("span", self.names[owner], "name"))
             caption.appendChild(el(
-                "span", f" : {words(hand_label(dice))}"
+                "span", f"\u00a0: {words(hand_label(dice))}"
                 + (f" en {shown_throws} coups" if shown_throws > 1 else "")
                 + (" (rampo)" if shown_rampo else "")))
         elif state.dice:
@@ -517,10 +517,10 @@ class View(TrayView):
         if not self.table.my_turn:
             return f"{name} (ordinateur) lance…"
         if self._auto_running:
-            return "Charge auto : les lancers de la charge se jouent."
+            return "Charge auto\u00a0: les lancers de la charge se jouent."
         if state.throws == 0:
             if state.rampo:
-                return f"Rampo, {name} : lancez les trois dés (Espace ou Entrée)."
+                return f"Rampo, {name}\u00a0: lancez les trois dés (Espace ou Entrée)."
             return f"{name}, lancez les dés (Espace ou Entrée)."
         if len(self.tray.held) == DICE:
             return "Relâchez au moins un dé pour relancer, ou gardez votre main (S)."

@@ -155,14 +155,14 @@ class View(TrayView):
         p = before.current_player()
         state, name = after, Name(self.names[p])
         if isinstance(action, Place):
-            return said(name, f" ({MARKS[p]}) : " + ", ".join(events_text(state)) + ".") + self._next_text(state)
+            return said(name, f" ({MARKS[p]})\u00a0: " + ", ".join(events_text(state)) + ".") + self._next_text(state)
         if isinstance(action, Pass):
-            return said(name, f" : {', '.join(events_text(state))}.") + self._next_text(state)
+            return said(name, f"\u00a0: {', '.join(events_text(state))}.") + self._next_text(state)
         if isinstance(action, Announce):
-            return said(name, f" annonce un appel : {kind_text(action.target)}. "
+            return said(name, f" annonce un appel\u00a0: {kind_text(action.target)}. "
                         "Il faut relancer pour le réussir.")
         kept = said(name, f" garde {' '.join(map(str, action.keep))}. ") if action.keep else []
-        text = (f", lancer {state.rolls} sur 3 : " + ", ".join(map(str, state.dice))
+        text = (f", lancer {state.rolls} sur 3\u00a0: " + ", ".join(map(str, state.dice))
                 + f" ({words(describe_dice(state.dice))}).")
         if state.target:
             target = kind_text(state.target)
@@ -171,14 +171,14 @@ class View(TrayView):
             text += " Sec possible."
         if self.table.my_turn:
             cells = state.placeable_cells()
-            text += (" Cases possibles : " + ", ".join(cell_name(c) for c in cells) + "."
+            text += (" Cases possibles\u00a0: " + ", ".join(cell_name(c) for c in cells) + "."
                      if cells else " Aucune case possible.")
         return kept + said(name, text)
 
     def _next_text(self, state):
         if state.is_terminal():
             return []
-        out = [(" Points : ", False)]
+        out = [(" Points\u00a0: ", False)]
         for i, (n, score) in enumerate(zip(self.names, state.scores())):
             out += said(", " if i else "", Name(n), f" {score}")
         out.append((".", False))
@@ -197,7 +197,7 @@ class View(TrayView):
     def joy(self, before, action, after):
         """A moment of joy (the shell's hook): five of a kind thrown."""
         if isinstance(action, Roll) and len(after.dice) == 5 and len(set(after.dice)) == 1:
-            return "Yam !"
+            return "Yam\u202f!"
         return None
 
     def on_key(self, event):
@@ -317,7 +317,7 @@ class View(TrayView):
         for target in state.appel_targets():
             box.appendChild(el("button", APPEL_TEXT[target], "ghost small appel", type="button",
                                data_action=f"announce {target}",
-                               aria_label=f"Appel : {kind_text(target)}"))
+                               aria_label=f"Appel\u00a0: {kind_text(target)}"))
 
     # --- drawing ----------------------------------------------------------------------
 
@@ -409,7 +409,7 @@ class View(TrayView):
         clear(caption)
         if state.target:
             chip = el("span", None, "chip appel-status", id="appel-status")
-            chip.appendChild(el("span", f"Appel : {kind_text(state.target)}", "what"))
+            chip.appendChild(el("span", f"Appel\u00a0: {kind_text(state.target)}", "what"))
             if state.rolls >= 2:
                 done = state.appel_fulfilled()
                 chip.appendChild(el("span", " ✓ réussi" if done else
@@ -427,8 +427,8 @@ class View(TrayView):
             else:
                 caption.appendChild(el("span", "Aucune combinaison", "chip none"))
             if state.sec_available():
-                caption.appendChild(el("span", "Sec !", "chip sec",
-                                       title="Majeure au premier lancer : la case Sec est permise"))
+                caption.appendChild(el("span", "Sec\u202f!", "chip sec",
+                                       title="Majeure au premier lancer\u00a0: la case Sec est permise"))
 
     def _draw_controls(self, state, human):
         roll = by_id("roll")
@@ -461,7 +461,7 @@ class View(TrayView):
         node.appendChild(el("span", None, f"pawn p{p}", aria_hidden="true"))
         text = ", ".join(events)
         node.appendChild(el("span", self.names[p], "name"))
-        node.appendChild(el("span", f" : {text}"))
+        node.appendChild(el("span", f"\u00a0: {text}"))
 
     def hint_text(self):
         state = self.match.state
@@ -475,14 +475,14 @@ class View(TrayView):
         if state.target:
             target = kind_text(state.target)
             if state.rolls == 1:
-                return f"Appel {target} : gardez des dés (touches 1 à 5) et relancez."
+                return f"Appel {target}\u00a0: gardez des dés (touches 1 à 5) et relancez."
             if state.appel_fulfilled():
                 if cells:
-                    return "Appel réussi : posez un pion sur une case en surbrillance."
-                return "Appel réussi, mais plus de case libre pour lui : passez (P)."
+                    return "Appel réussi\u00a0: posez un pion sur une case en surbrillance."
+                return "Appel réussi, mais plus de case libre pour lui\u00a0: passez (P)."
             if state.rolls < ROLLS:
-                return f"Appel {target} pas encore réussi : relancez, ou passez (P)."
-            return "Appel manqué : aucun pion ce tour-ci, passez (P)."
+                return f"Appel {target} pas encore réussi\u00a0: relancez, ou passez (P)."
+            return "Appel manqué\u00a0: aucun pion ce tour-ci, passez (P)."
         more = state.rolls < ROLLS
         if cells:
             if more:
@@ -490,6 +490,6 @@ class View(TrayView):
                 return text + (", ou annoncez un appel." if state.rolls == 1 else ".")
             return "Posez un pion sur une case en surbrillance, ou passez (P)."
         if more:
-            text = "Aucune case pour ces dés : gardez des dés (1 à 5) et relancez"
+            text = "Aucune case pour ces dés\u00a0: gardez des dés (1 à 5) et relancez"
             return text + (", annoncez un appel, ou passez (P)." if state.rolls == 1 else ", ou passez (P).")
-        return "Aucune case pour ces dés : passez (P)."
+        return "Aucune case pour ces dés\u00a0: passez (P)."

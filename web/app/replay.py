@@ -91,7 +91,7 @@ def decode(data) -> dict:
         try:
             data = bytes(data).decode("ascii")
         except UnicodeDecodeError:
-            raise ReplayError("Ce lien de replay est abîmé : il contient des caractères inattendus.") from None
+            raise ReplayError("Ce lien de replay est abîmé\u00a0: il contient des caractères inattendus.") from None
     if not isinstance(data, str):
         raise ReplayError("Ce lien de replay est illisible.")
     if len(data) > MAX_PAYLOAD + 2:
@@ -101,27 +101,27 @@ def decode(data) -> dict:
     if not dot or not version:
         raise ReplayError("Ce lien de replay est incomplet (il a peut-être été coupé).")
     if version != VERSION:
-        raise ReplayError("Ce lien de replay vient d'une autre version du site : il ne peut pas être lu ici.")
+        raise ReplayError("Ce lien de replay vient d'une autre version du site\u00a0: il ne peut pas être lu ici.")
     if not body or not _ALPHABET.fullmatch(body) or len(body) % 4 == 1:
-        raise ReplayError("Ce lien de replay est abîmé : il a peut-être été coupé ou modifié.")
+        raise ReplayError("Ce lien de replay est abîmé\u00a0: il a peut-être été coupé ou modifié.")
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
     except (binascii.Error, ValueError):
-        raise ReplayError("Ce lien de replay est abîmé : il a peut-être été coupé ou modifié.") from None
+        raise ReplayError("Ce lien de replay est abîmé\u00a0: il a peut-être été coupé ou modifié.") from None
     try:
         unpacker = zlib.decompressobj(-15, ZDICT)
         raw = unpacker.decompress(packed, MAX_RECORD + 1)
         if len(raw) > MAX_RECORD or unpacker.unconsumed_tail:
             raise ReplayError("Ce lien de replay contient bien trop de données pour une partie.")
         if not unpacker.eof or unpacker.unused_data:
-            raise ReplayError("Ce lien de replay est abîmé : il a peut-être été coupé ou modifié.")
+            raise ReplayError("Ce lien de replay est abîmé\u00a0: il a peut-être été coupé ou modifié.")
     except zlib.error:
-        raise ReplayError("Ce lien de replay est abîmé : ses données ne se décompressent pas.") from None
+        raise ReplayError("Ce lien de replay est abîmé\u00a0: ses données ne se décompressent pas.") from None
     try:
         text = raw.decode("utf-8")
         record = read_json(text, MAX_RECORD, MAX_DEPTH)
     except (UnicodeDecodeError, BadStored):
-        raise ReplayError("Ce lien de replay est abîmé : la partie qu'il contient est illisible.") from None
+        raise ReplayError("Ce lien de replay est abîmé\u00a0: la partie qu'il contient est illisible.") from None
     return check_record(record)
 
 
@@ -146,11 +146,11 @@ def load(data, family_id: str) -> "Replay":
     game = GAMES.get(record.get("game")) if isinstance(record.get("game"), str) else None
     if game is not None and game.family != family_id:
         title = FAMILIES[game.family].title
-        raise ReplayError(f"Ce replay est une partie de {title} : il s'ouvre sur la page de ce jeu, pas ici.")
+        raise ReplayError(f"Ce replay est une partie de {title}\u00a0: il s'ouvre sur la page de ce jeu, pas ici.")
     try:
         match = Match.from_record(record, GAMES)
     except GameError as err:  # BadRecord: an unknown game, bad players, an illegal move…
-        raise ReplayError(f"Ce replay ne peut pas être rejoué : {short(str(err))}") from None
+        raise ReplayError(f"Ce replay ne peut pas être rejoué\u00a0: {short(str(err))}") from None
     except RecursionError:
         raise ReplayError("Ce lien de replay est illisible.") from None
     return Replay(match)

@@ -111,8 +111,8 @@ class Share:
         field.focus()
         field.select()
         status.textContent = (
-            "Lien copié dans le presse-papiers : collez-le dans un message." if ok else
-            "Copie automatique impossible ici : le lien est sélectionné, copiez-le (Ctrl+C ou appui long)."
+            "Lien copié dans le presse-papiers\u00a0: collez-le dans un message." if ok else
+            "Copie automatique impossible ici\u00a0: le lien est sélectionné, copiez-le (Ctrl+C ou appui long)."
         )
 
 
@@ -157,9 +157,9 @@ class ReplayView:
         shell.put_match(match)
         shell.update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id
-        by_id("replay-title").textContent = f"Replay : {match.game.title}"
+        by_id("replay-title").textContent = f"Replay\u00a0: {match.game.title}"
         names = match.names
-        about = said(f"{len(names)} joueur{'s' if len(names) > 1 else ''} : ")
+        about = said(f"{len(names)} joueur{'s' if len(names) > 1 else ''}\u00a0: ")
         for i, name in enumerate(names):
             about += said(", " if i else "", Name(name))
         about += said(" · " + ("partie terminée" if self.replay.finished
@@ -206,7 +206,7 @@ class ReplayView:
         if k == 0:
             shell.put_match(replay.match_at(0))
             view.adopt(shell.match)
-            text = said("Début de la partie : ")
+            text = said("Début de la partie\u00a0: ")
             for i, name in enumerate(shell.match.names):
                 text += said(", " if i else "", Name(name))
             text += said(".")
@@ -222,9 +222,9 @@ class ReplayView:
                 outcome = shell.match.outcome()
                 reason = render(shell.family.text.reason(outcome, shell.match.names)) if outcome else []
                 if reason and plain(reason) not in plain(text):
-                    text = text + said(" Fin de la partie : ") + reason
+                    text = text + said(" Fin de la partie\u00a0: ") + reason
         view.render()
-        shell.hint("Replay en lecture seule : avancez coup par coup ou lancez la lecture.")
+        shell.hint("Replay en lecture seule\u00a0: avancez coup par coup ou lancez la lecture.")
         position = f"coup {k} / {replay.last}"
         by_id("replay-pos").textContent = position
         set_text(by_id("replay-step"), text)

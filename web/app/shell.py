@@ -136,7 +136,7 @@ class Shell:
                 why = str(err) if isinstance(err, (GameError, BadStored)) else "sauvegarde illisible"
                 self.show_setup(
                     f"La partie enregistrée n'a pas pu être reprise ({short(why, 200)}). "
-                    "Elle a été mise de côté ; une nouvelle partie vous attend."
+                    "Elle a été mise de côté\u202f; une nouvelle partie vous attend."
                 )
                 return
         self.show_setup()
@@ -310,7 +310,7 @@ class Shell:
                     box = el("span", None, "score-lines")
                     for n, line in enumerate(lines):
                         if n:
-                            box.appendChild(el("span", " ; ", "sr-only"))
+                            box.appendChild(el("span", "\u202f; ", "sr-only"))
                         box.appendChild(el("span", line, "score-line"))
                     item.appendChild(box)
                 ranking.appendChild(item)
@@ -358,7 +358,7 @@ class Shell:
             return check_setup(raw, json.loads(by_id("setup-data").textContent))
         except BadStored as err:
             self.set_aside(self.setup_key, raw)
-            self.setup_notice = (f"Les préférences enregistrées étaient illisibles ({err}) : "
+            self.setup_notice = (f"Les préférences enregistrées étaient illisibles ({err})\u00a0: "
                                  "elles ont été mises de côté.")
             return {}
 
@@ -450,7 +450,7 @@ class Shell:
         self._adopt(match)
         self.save(replace=True)
         self.show_table()
-        self.announce(f"Nouvelle partie : {match.game.title}.")
+        self.announce(f"Nouvelle partie\u00a0: {match.game.title}.")
         self.schedule_bots()
         if focus:
             self.view.focus()
@@ -550,7 +550,7 @@ class Shell:
         try:
             await self._bot_loop(generation)
         except Exception as err:  # a bot must never stall the game silently
-            self.announce(f"L'ordinateur s'est arrêté : {err}")
+            self.announce(f"L'ordinateur s'est arrêté\u00a0: {err}")
             raise
         finally:
             if self.bots_running == generation:
@@ -737,7 +737,7 @@ class Shell:
             show(by_id("save-trouble"), False)
         elif not document.documentElement.hasAttribute("data-no-storage"):  # the frame says so
             by_id("save-trouble-text").textContent = (
-                "La partie n'a pas pu être enregistrée : la mémoire de ce site dans le navigateur "
+                "La partie n'a pas pu être enregistrée\u00a0: la mémoire de ce site dans le navigateur "
                 "est pleine (ou refusée). Elle continue, mais serait perdue en quittant la page. "
                 "Libérez la place ou téléchargez la partie."
             )
@@ -812,7 +812,7 @@ class Shell:
                 raise BadRecord(f"Cette partie est une partie de {match.game.title}.")
         except Exception as err:
             why = str(err) if isinstance(err, (GameError, BadStored)) else "fichier illisible"
-            error.textContent = short(f"Cette partie n'a pas pu être reprise : {why}")
+            error.textContent = short(f"Cette partie n'a pas pu être reprise\u00a0: {why}")
             show(error, True)
             return
         self.drive.take()
@@ -862,7 +862,7 @@ class Shell:
             self.last_saved = None
             self.save()
             return
-        self.hint("La partie a avancé dans un autre onglet : la voici telle qu'elle y est.")
+        self.hint("La partie a avancé dans un autre onglet\u00a0: la voici telle qu'elle y est.")
 
     def stale(self):
         """True (after catching up) if another tab changed the saved game since this one
@@ -882,7 +882,7 @@ class Shell:
         try:
             self.embed = parse_embed(window.location.search, self.family.id)
         except EmbedError as err:
-            by_id("error-text").textContent = f"Ce jeu intégré est mal configuré : {err}"
+            by_id("error-text").textContent = f"Ce jeu intégré est mal configuré\u00a0: {err}"
             show(by_id("error-reload"), False)
             self.show_screen("error")
             return False
@@ -901,7 +901,7 @@ class Shell:
         if stale:
             self.set_aside(self.store_key, saved)
             self.setup_notice = ("La partie enregistrée ici l'a été avec d'autres réglages de ce jeu "
-                                 "intégré : elle a été mise de côté ; une nouvelle partie vous attend.")
+                                 "intégré\u00a0: elle a été mise de côté\u202f; une nouvelle partie vous attend.")
         return True
 
     def _embed_setup(self):
@@ -993,7 +993,7 @@ def main(family_id):
     try:
         shell.start()
     except Exception as err:  # never a blank page
-        by_id("error-text").textContent = f"Le jeu n'a pas pu démarrer : {err}"
+        by_id("error-text").textContent = f"Le jeu n'a pas pu démarrer\u00a0: {err}"
         shell.show_screen("error")
         raise
     # The page's one ready signal (README, "window.pygames"), and when it came.

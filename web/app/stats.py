@@ -125,7 +125,7 @@ def _bounded(value, kind: type, limit: int, unreadable: str):
     if not isinstance(value, kind):
         raise BadStats(unreadable)
     if len(value) > limit:
-        raise BadStats(f"{unreadable.rsplit(' ', 1)[0]} : trop d'entrées")
+        raise BadStats(f"{unreadable.rsplit(' ', 1)[0]}\u00a0: trop d'entrées")
     return value
 
 

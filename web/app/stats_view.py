@@ -79,7 +79,7 @@ class StatsView:
             return stats.load(raw)
         except stats.NewerStats:
             self.newer = True
-            self._trouble("Les statistiques ont été enregistrées par une version plus récente du site : "
+            self._trouble("Les statistiques ont été enregistrées par une version plus récente du site\u00a0: "
                           "elles sont gardées telles quelles. Rechargez la page pour passer à cette "
                           "version et les retrouver.")
             return stats.empty()
@@ -88,7 +88,7 @@ class StatsView:
         except Exception:
             why = "valeur illisible"
         self.shell.set_aside(stats.STATS_KEY, raw)
-        self._trouble(f"Les statistiques enregistrées étaient illisibles ({short(why, 120)}) : "
+        self._trouble(f"Les statistiques enregistrées étaient illisibles ({short(why, 120)})\u00a0: "
                       "elles ont été mises de côté et repartent de zéro.")
         return stats.empty()
 
@@ -140,10 +140,10 @@ class StatsView:
             if self.dialog.open:
                 self.render()
         elif self.newer:
-            self._end_note("Cette partie n'est pas comptée : les statistiques sont celles d'une version "
+            self._end_note("Cette partie n'est pas comptée\u00a0: les statistiques sont celles d'une version "
                            "plus récente du site. Rechargez la page pour y passer.")
         else:
-            self._end_note("Cette partie n'a pas pu être ajoutée aux statistiques : la mémoire "
+            self._end_note("Cette partie n'a pas pu être ajoutée aux statistiques\u00a0: la mémoire "
                            "de ce site dans le navigateur est pleine.")
 
     def _end_note(self, text):
@@ -191,7 +191,7 @@ class StatsView:
             self._ruleset(section, game, summary, store)
             body.appendChild(section)
         if not counted:
-            body.insertBefore(el("p", "Aucune partie terminée pour l'instant sur cet appareil : "
+            body.insertBefore(el("p", "Aucune partie terminée pour l'instant sur cet appareil\u00a0: "
                                       "les parties finies s'ajoutent ici.", "hint"), body.firstChild)
         self._history(body, store)
         by_id("stats-clear").disabled = stats.is_empty(store)
@@ -252,7 +252,7 @@ class StatsView:
         label = (f"Répartition des {len(values)} derniers scores ({unit}), tous joueurs — {game.title}"
                  if len(values) > 1 else f"Répartition des scores ({unit}) — {game.title}")
         caption = el("figcaption", label)
-        words = "; ".join(f"{self._range(lo, hi)} : {n}" for lo, hi, n in bins)
+        words = "; ".join(f"{self._range(lo, hi)}\u00a0: {n}" for lo, hi, n in bins)
         top = max((n for _, _, n in bins), default=1) or 1
         drawing = svg("svg", viewBox=f"0 0 {CHART_W} {CHART_H}", role="img",
                       aria_label=f"{label}. {words}.", focusable="false")
@@ -319,7 +319,8 @@ class StatsView:
             if entry["winners"]:
                 who = el("span", None, "stats-winner")
                 who.appendChild(document.createTextNode(
-                    "Égalité : " if entry["draw"] else ("Gagnant : " if len(entry["winners"]) == 1 else "Gagnants : ")))
+                    "Égalité\u00a0: " if entry["draw"]
+            else ("Gagnant\u00a0: " if len(entry["winners"]) == 1 else "Gagnants\u00a0: ")))
                 for i, name in enumerate(entry["winners"]):
                     if i:
                         who.appendChild(document.createTextNode(", "))
@@ -380,7 +381,7 @@ class StatsView:
             except Exception:
                 raise stats.BadStats("fichier illisible") from None
         except stats.BadStats as err:
-            self._notice(f"Ce fichier n'a pas pu être importé ({short(str(err), 120)}) : "
+            self._notice(f"Ce fichier n'a pas pu être importé ({short(str(err), 120)})\u00a0: "
                          "les statistiques n'ont pas changé.")
             self.shell.announce(by_id("stats-notice").textContent)
             field.value = ""
@@ -399,7 +400,7 @@ class StatsView:
             self.render()
             self._notice("Statistiques importées.")
         else:
-            self._notice("Les statistiques n'ont pas pu être enregistrées : la mémoire de ce "
+            self._notice("Les statistiques n'ont pas pu être enregistrées\u00a0: la mémoire de ce "
                          "site dans le navigateur est pleine.")
         self.shell.announce(by_id("stats-notice").textContent)
 

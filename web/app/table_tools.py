@@ -260,7 +260,7 @@ class TableTools:
         name = match.players[player].name
         text = self.texts.pop(ply, None)
         detail = undone_detail(text)
-        shell.announce(f"{name} reprend sa décision : « {detail} » À {name} de jouer." if detail
+        shell.announce(f"{name} reprend sa décision\u00a0: «\u00a0{detail}\u00a0» À {name} de jouer." if detail
                        else f"{name} reprend sa décision. À {name} de jouer.")
         self.refresh()
         shell.view.focus()
@@ -285,7 +285,7 @@ class TableTools:
         if self.can_undo():
             self.undo()
         elif self.shell.match and self.shell.match.undo_allowed and not self.shell.match.state.is_terminal():
-            self.shell.announce("Rien à reprendre : la dernière décision est jouée.")
+            self.shell.announce("Rien à reprendre\u00a0: la dernière décision est jouée.")
         return True
 
     # --- the computer's speed -------------------------------------------------------------
@@ -307,7 +307,7 @@ class TableTools:
         self.pending = (action, ply, self.shell.generation)
         by_id("confirm-text").textContent = str(question)
         by_id("confirm-accept").textContent = str(accept)
-        by_id("confirm-title").textContent = str(accept) + " ?"
+        by_id("confirm-title").textContent = str(accept) + "\u202f?"
         by_id("confirm-off").checked = False
         self.focus_back = document.activeElement
         by_id("confirm").showModal()

@@ -180,11 +180,11 @@ class DiceTray:
                 kept = place in held and bool(state.dice)
                 die.setAttribute("aria-pressed", "true" if kept else "false")
                 if not face:
-                    label = f"Dé {place + 1} : pas encore lancé"
+                    label = f"Dé {place + 1}\u00a0: pas encore lancé"
                 elif owner is not None:
-                    label = f"Dé {place + 1} : {face} (main de {owner})"
+                    label = f"Dé {place + 1}\u00a0: {face} (main de {owner})"
                 else:
-                    label = f"Dé {place + 1} : {face}" + (", gardé" if kept else "")
+                    label = f"Dé {place + 1}\u00a0: {face}" + (", gardé" if kept else "")
                 die.setAttribute("aria-label", label)
                 die.disabled = not enabled
             if place in self._thrown and face:  # an empty slot never tumbles

@@ -84,8 +84,8 @@ class View(TrayView):
         pts, box = max(better, key=lambda item: item[0])
         index = state.rules.index
         label, other = state.rules.boxes[index[action.box]].label, state.rules.boxes[index[box]].label
-        return (f"Inscrire 0 dans la case « {label} » ? Avec ces dés, « {other} » rapporterait "
-                f"{plural(pts, 'point')}.", "Inscrire 0")
+        return (f"Inscrire 0 dans la case «\u00a0{label}\u00a0»\u202f? "
+                f"Avec ces dés, «\u00a0{other}\u00a0» rapporterait {plural(pts, 'point')}.", "Inscrire 0")
 
     def describe(self, before, action, after):
         table = self.table
@@ -94,7 +94,7 @@ class View(TrayView):
     def joy(self, before, action, after):
         """A moment of joy: five of a kind thrown."""
         if isinstance(action, Roll) and len(after.dice) == 5 and len(set(after.dice)) == 1:
-            return "Yahtzee !" if self.match.game.id == "yahtzee" else "Yams !"
+            return "Yahtzee\u202f!" if self.match.game.id == "yahtzee" else "Yams\u202f!"
         return None
 
     def on_key(self, event):
@@ -164,11 +164,11 @@ class View(TrayView):
             return
         clear(legend)
         legend.appendChild(el("b", "Sous-total"))
-        legend.appendChild(el("span", "\u00a0: la somme des cases 1 à 6 ; entre parenthèses, l'avance (+) ou le "
+        legend.appendChild(el("span", "\u00a0: la somme des cases 1 à 6\u202f; entre parenthèses, l'avance (+) ou le "
                                       "retard (−) sur «\u00a0trois dés de chaque face\u00a0» (63 points en tout). "))
         legend.appendChild(el("b", f"Prime +{rules.bonus}"))
         legend.appendChild(el("span", f"\u00a0: {rules.bonus} points si le sous-total atteint "
-                                      f"{rules.bonus_threshold} ; avant, «\u00a0−12\u00a0» veut dire qu'il manque "
+                                      f"{rules.bonus_threshold}\u202f; avant, «\u00a0−12\u00a0» veut dire qu'il manque "
                                       "12 points."))
 
     def _set_cell(self, key, p, value):
@@ -279,7 +279,7 @@ class View(TrayView):
             return said(Name(self.match.players[state.current_player()].name), " (ordinateur) réfléchit…")
         if state.rolls == 0:
             return "Lancez les dés (Espace ou Entrée)."
-        joker = " Yam joker : il compte pleine valeur en bas." if state.joker_active() else ""
+        joker = " Yam joker\u00a0: il compte pleine valeur en bas." if state.joker_active() else ""
         joker += self._refused_zero(state)
         if state.rolls >= ROLLS:
             return "Choisissez une case sur la feuille." + joker
@@ -316,7 +316,7 @@ class View(TrayView):
         if not choices:
             return [], ""
         best = choices[0][1]
-        nodes = [el("p", f"Score final espéré en jouant au mieux : {points(best)}", "advice-best")]
+        nodes = [el("p", f"Score final espéré en jouant au mieux\u00a0: {points(best)}", "advice-best")]
         listing = el("ol", None, "advice-list")
         for action, value in choices[:6]:
             item = el("li")
@@ -330,7 +330,7 @@ class View(TrayView):
         nodes.append(listing)
         if len(choices) > 6:
             nodes.append(el("p", f"… et {len(choices) - 6} autres choix, moins bons.", "hint"))
-        return nodes, "Conseil : " + self._describe_choice(state, choices[0][0]) + "."
+        return nodes, "Conseil\u00a0: " + self._describe_choice(state, choices[0][0]) + "."
 
     def take_advice(self, notation):
         self.tray.take_advice(self.match.game.parse_action(notation))
@@ -343,8 +343,9 @@ class View(TrayView):
             mine = [r for r in reviews if r.player == p]
             lost = sum(r.loss for r in mine)
             section = el("section", None, "review")
-            title = f"{player.name} : {points(lost)} points perdus en espérance"
-            section.appendChild(el("h3", title if lost >= 0.05 else f"{player.name} : aucun point perdu, jeu parfait"))
+            title = f"{player.name}\u00a0: {points(lost)} points perdus en espérance"
+            perfect = f"{player.name}\u00a0: aucun point perdu, jeu parfait"
+            section.appendChild(el("h3", title if lost >= 0.05 else perfect))
             # Turn by turn: what was played, and where it strayed, the best choice instead.
             table = el("table", None, "review-table")
             table.appendChild(row(("Tour", "Joué", "Le mieux", "Perte"), tag="th", scope="col"))

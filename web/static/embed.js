@@ -63,7 +63,7 @@
     const kind = div.getAttribute("data-pygames");
     const page = Object.hasOwn(PAGES, kind) ? PAGES[kind] : null;
     if (!page) {
-      div.textContent = `pygames : jeu inconnu « ${String(kind).slice(0, 40)} ».`;
+      div.textContent = `pygames\u00a0: jeu inconnu «\u00a0${String(kind).slice(0, 40)}\u00a0».`;
       return;
     }
     count += 1;

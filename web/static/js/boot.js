@@ -90,7 +90,7 @@ addEventListener("unhandledrejection", (event) => {
   }
 });
 
-const BROKEN = "Le jeu n'a pas pu démarrer. Rechargez la page ; si le problème continue, videz le cache du site.";
+const BROKEN = "Le jeu n'a pas pu démarrer. Rechargez la page\u202f; si le problème continue, videz le cache du site.";
 addEventListener("error", (event) => {
   if (String(event.message || "").includes("PythonError") || event.target?.tagName === "SCRIPT") {
     fail(BROKEN);

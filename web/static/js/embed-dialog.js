@@ -58,7 +58,7 @@ async function copy(textarea, status) {
     textarea.select();
     try { ok = document.execCommand("copy"); } catch { ok = false; }
   }
-  status.textContent = ok ? "Copié !" : "Sélectionné : copiez avec Ctrl+C.";
+  status.textContent = ok ? "Copié\u202f!" : "Sélectionné\u00a0: copiez avec Ctrl+C.";
   textarea.select();
 }
 

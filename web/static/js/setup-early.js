@@ -157,7 +157,7 @@
     all.forEach((row, i) => {
       const n = i + 1, name = row.querySelector("input"), seat = row.querySelector("select");
       name.setAttribute("aria-label", `Nom du joueur ${n}`);
-      seat.setAttribute("aria-label", `Joueur ${n} : humain ou ordinateur`);
+      seat.setAttribute("aria-label", `Joueur ${n}\u00a0: humain ou ordinateur`);
       const offered = Array.from(seat.options, (o) => o.value);
       if (offered.join() !== ids.join()) fillSeats(seat, seat.value);
       const remove = row.querySelector(".remove");

@@ -382,7 +382,10 @@ HEADER_JS = """() => {
   const items = [...h.querySelectorAll(':scope > a, :scope > h1, :scope > button, .tools > *')]
     .filter((e) => e.checkVisibility() && e.getBoundingClientRect().width > 1)
     .map((e) => e.getBoundingClientRect());
-  return {height: h.getBoundingClientRect().height, items: items.length,
+  const cut = [...h.querySelectorAll(':scope > a, :scope > h1')]
+    .filter((e) => e.checkVisibility() && e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1)
+    .map((e) => e.textContent);
+  return {height: h.getBoundingClientRect().height, items: items.length, cut,
           row: Math.max(...items.map((r) => r.top)) < Math.min(...items.map((r) => r.bottom))};
 }"""
 
@@ -395,6 +398,7 @@ def assert_selects_whole(page, root: str, where: str) -> None:
 def assert_header_one_row(page, where: str, phone: bool) -> None:
     m = page.evaluate(HEADER_JS)
     assert m["items"] >= 2 and m["row"], f"{where}: the header takes more than one row: {m}"
+    assert not m["cut"], f"{where}: the brand or the title runs out of its box: {m}"
     if phone:
         assert m["height"] <= 56, f"{where}: the header is {m['height']} px tall: {m}"
 

@@ -547,6 +547,8 @@ class Shell:
             self.schedule_bots()
 
     async def _run_bots(self, generation):
+        # Beats while the loop runs: a tab that follows does not take a slow driver for a closed one.
+        spawn(self.drive.beat(lambda: self.bots_running == generation and generation == self.generation))
         try:
             await self._bot_loop(generation)
         except Exception as err:  # a bot must never stall the game silently

@@ -8,8 +8,12 @@ drive when it opens a game, when a person plays in it and when its tab is brough
 front.  The drive is a stored value (``<the game's key>:driver``, this tab's id), read
 before each of the computer's moves: every tab sees a change at once, however busy it is.
 A tab that does not drive, at a computer's turn, takes the drive back by itself if
-nothing arrives from the driver for a while (its tab was closed).  Where nothing can be
-stored, each tab drives its own game, as it saves it: nowhere.
+nothing arrives from the driver for a while (its tab was closed).  "Nothing arrives" means
+no save and no beat: while its computer is thinking, waiting or fetching its tables, the
+driving tab beats (``<the game's key>:driver:beat``, a counter) every `BEAT_EVERY`
+seconds, so that a driver slow to make its first move (a tab just opened on a loaded
+machine, the expert's tables still on their way) is not taken for a closed one.  Where
+nothing can be stored, each tab drives its own game, as it saves it: nowhere.
 """
 
 import asyncio
@@ -19,6 +23,8 @@ from pyscript import document, window
 
 #: Seconds a following tab waits at a computer's turn before it takes the drive itself.
 TAKE_OVER_AFTER = 4.0
+#: Seconds between the driving tab's beats while its computer prepares a move.
+BEAT_EVERY = 1.0
 
 
 class Drive:
@@ -27,12 +33,20 @@ class Drive:
         self.id = f"{int(window.Date.now()):x}-{int(window.Math.random() * 2**32):x}"
         self._on_drive = on_drive  # called when this tab takes the drive back by itself
         self._watch = 0  # bumped by each event that restarts the watch
+        self._waiting = None  # the pace of the watch under way, if one is
+        self._beats = 0
         self._unstored = False  # the drive could not be stored: this tab drives
 
     def bind(self):
         # A tab brought to the front (not a window's focus: a window beside another one gets
         # it for any click, and a person's move there takes the drive anyway).
         on(document, "visibilitychange", lambda e: self._came_forward())
+        on(window, "storage", self._heard)
+
+    def _heard(self, event):
+        """The driving tab beat: a watch under way starts again."""
+        if event.key == self.key + ":beat" and self._waiting is not None:
+            self.watch(self._waiting)
 
     @property
     def mine(self) -> bool:
@@ -53,14 +67,26 @@ class Drive:
 
     def watch(self, pace=0.0):
         """A following tab at a computer's turn: take the drive if the driver goes quiet
-        (each call, such as after another tab's save, starts the wait again)."""
+        (each call, such as after another tab's save or beat, starts the wait again)."""
         if self.mine:
+            self._waiting = None
             return
         self._watch += 1
+        self._waiting = pace
         spawn(self._wait(self._watch, TAKE_OVER_AFTER + 4 * pace))
 
     async def _wait(self, watch, seconds):
         await asyncio.sleep(seconds)
-        if watch == self._watch and not self.mine:
-            self.take()
-            self._on_drive()
+        if watch == self._watch:
+            self._waiting = None
+            if not self.mine:
+                self.take()
+                self._on_drive()
+
+    async def beat(self, going):
+        """The driving tab's beats, every `BEAT_EVERY` seconds while `going()` and it
+        drives (its computer loop runs this beside itself)."""
+        while going() and self.mine and not self._unstored:
+            self._beats += 1
+            storage.set(self.key + ":beat", str(self._beats))
+            await asyncio.sleep(BEAT_EVERY)

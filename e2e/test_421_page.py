@@ -64,7 +64,7 @@ def test_full_game_against_the_computer(page, site_url, request_log, screenshot)
     # The end screen: the loser is the one holding every token.
     loser = match.names[state.loser]
     shown = page.text_content("#end-title") + " " + page.text_content("#end-reason")
-    assert f"{loser} a tous les jetons\u00a0: il a perdu." in shown
+    assert f"{loser} a tous les jetons et perd la partie." in shown
     ranking = [[name, score] for _, name, score in game.ranking()]
     assert ranking[-1] == [loser, tokens_text(sum(state.tokens))]
     assert driver.stopped_once and len(rounds_seen) >= 3

@@ -33,6 +33,12 @@ CHANGED_WORDS = [
     # (issue 20, item 13): Marie gave her last 7 of the 421's 10.
     (lambda e: e["label"] == "421 paper start in the décharge", "jetons de Marie (421).",
      "jetons de Marie (421)\u00a0; Marie n'avait que 7 jetons des 10 dus."),
+    # The 421's winners and loser are said without a gender: "Léa a tous les jetons et perd
+    # la partie", not "…: il a perdu" (issue 20, item 11).
+    *((lambda e: e["record"]["game"] == "421", before, after) for before, after in (
+        (" a tous les jetons : il a perdu.", " a tous les jetons et perd la partie."),
+        (" n'a plus de jetons : il a gagné.", " n'a plus de jetons et gagne."),
+        (" n'ont plus de jetons : ils ont gagné.", " n'ont plus de jetons et gagnent."))),
     # The Dé Landais writes its targets as the page does, "3 000" (item 11).
     *((lambda e: e["record"]["game"] == "de-landais", f"exactement {n}000 ", f"exactement {n}\u202f000 ")
       for n in (1, 2, 3)),

@@ -65,7 +65,7 @@ def test_players_without_tokens_at_the_end_of_the_charge_have_won():
     assert (s.pot, s.tokens, s.left) == (0, (0, 10, 11), ((0,),))
     assert s.phase == "decharge" and s.round_order == (2, 1)
     assert s.ranking()[0] == [0]
-    assert "Léa n'a plus de jetons\u00a0: il a gagné." in plain(describe_events(s, m.names))
+    assert "Léa n'a plus de jetons et gagne." in plain(describe_events(s, m.names))
 
 
 def test_a_player_who_takes_the_last_tokens_of_the_charge_alone_has_lost():
@@ -74,7 +74,7 @@ def test_a_player_who_takes_the_last_tokens_of_the_charge_alone_has_lost():
     assert s.is_terminal() and s.tokens == (21, 0) and s.legal_actions() == []
     outcome = m.outcome()
     assert outcome.losers == (0,) and outcome.winners == (1,) and not outcome.draw
-    assert reason_text(m) == "Léa a tous les jetons\u00a0: il a perdu."
+    assert reason_text(m) == "Léa a tous les jetons et perd la partie."
     assert s.scores() == [-21, 0]
 
 
@@ -102,7 +102,7 @@ def test_the_decharge_throw_limit_and_kept_dice_then_the_end():
     s = m.state
     assert s.is_terminal() and s.tokens == (0, 21) and s.left == ((0,),)
     assert text(round_sentence(s.last, m.names)) == "Paul (fiche de 5) reçoit 10 jetons de Léa (421)."
-    assert reason_text(m) == "Paul a tous les jetons\u00a0: il a perdu."
+    assert reason_text(m) == "Paul a tous les jetons et perd la partie."
     assert m.outcome().ranking == ((0,), (1,))
 
 
@@ -196,7 +196,7 @@ def test_the_game_plays_on_until_one_holds_every_token():
     assert s.is_terminal() and s.tokens == (0, 0, 21)
     outcome = m.outcome()
     assert outcome.ranking == ((1,), (0,), (2,)) and outcome.winners == (1,) and outcome.losers == (2,)
-    assert reason_text(m) == "Zoé a tous les jetons\u00a0: il a perdu."
+    assert reason_text(m) == "Zoé a tous les jetons et perd la partie."
 
 
 @pytest.mark.parametrize(

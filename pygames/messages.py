@@ -1,9 +1,9 @@
-"""The words: every sentence the core and the command line say, and the machinery that
-turns a game's facts into text.
+"""The words: the catalogues every sentence of the core, the games and the command line
+comes from, and the machinery that turns a game's facts into text.
 
 The rules state facts (`Outcome`, typed events, errors carrying a `Msg`: a message id and
-its parameters); each game's ``messages.py`` registers its own catalogue here and renders
-its facts; this module holds the core's and the CLI's entries, and:
+its parameters); each game's ``messages.py`` renders its facts as messages; the words
+themselves are in the catalogues, never in the code:
 
 * `Msg(id, **params)`: a message as data.  Parameters are plain values, other `Msg`
   (rendered in place), `Name` (a player's name, placed as data, never searched for in the
@@ -11,12 +11,17 @@ its facts; this module holds the core's and the CLI's entries, and:
 * `render(msg)` -> pieces ``[(text, is_name), …]``: the page puts each name in its own
   ``<bdi>``, a terminal isolates it (`isolated`), so a right-to-left name cannot turn the
   sentence around.  `text(msg)` is the plain string.
-* A catalogue entry is a template with ``{param}`` fields, or a pair (singular, plural)
-  chosen by the parameter ``n`` as French does (0 and 1 singular).  A field may name a
-  filter after a bar: ``{name|de}`` gives "de Paul", "d'Ordinateur"; ``{points|n}`` gives
-  "3\u202f000" (thousands apart, as the pages write numbers).
+* A catalogue entry is a template with ``{param}`` fields, or its plural forms, chosen by
+  the parameter ``n`` under the language's plural rule (French: 0 and 1 singular; English:
+  1 only).  A field may name a filter after a bar: ``{name|de}`` gives "de Paul",
+  "d'Ordinateur"; ``{points|n}`` gives "3\u202f000" in French, "3,000" in English.
 
-The catalogue is French, the reference language; nothing here chooses a language.
+The catalogues: ``pygames/locale/<lang>/LC_MESSAGES/<domain>.po`` are the source (French
+is the reference, the others translate it), compiled by web/tools/catalogues.py (Babel, a
+build tool only) to ``pygames/locale/<lang>.json``, which `use` reads: the command line,
+the tests and the pages (in Pyodide, after the memory snapshot is restored, so that the
+snapshot holds no language).  An id missing from a catalogue falls back to the French
+one; an id nobody wrote shows as itself, never a crash.
 """
 
 from __future__ import annotations
@@ -69,15 +74,102 @@ class Series(tuple):
     __slots__ = ()
 
 
-CATALOGUE: dict[str, Any] = {}
+#: The languages the site and the command line speak, by code, each named in itself.
+LANGUAGES = {"fr": "Français", "en": "English"}
+#: The reference language: every id is written in it first; the others fall back to it.
+REFERENCE = "fr"
+
+#: The plural rules the catalogues may name (their header's ``plural=``), as functions of n
+#: giving the index of the form.  A new language whose rule is not here adds it here and in
+#: web/static/js/words.js.
+PLURAL_RULES = {
+    "(n > 1)": lambda n: int(abs(n) > 1),   # French: 0 and 1 take the singular
+    "(n != 1)": lambda n: int(abs(n) != 1),  # English
+}
 
 
-def register(entries: Mapping[str, Any]) -> None:
-    """Add a game's entries (its ids are prefixed with its family or game id)."""
-    for key, value in entries.items():
-        if key in CATALOGUE and CATALOGUE[key] != value:
-            raise ValueError(f"message id {key!r} registered twice")
-        CATALOGUE[key] = value
+class Catalogue:
+    """One language's messages (id -> template, or a list of plural forms), with its
+    plural rule, over the reference catalogue for the ids it lacks."""
+
+    def __init__(self, language: str, messages: Mapping[str, Any], plural: str = "(n > 1)",
+                 fallback: "Catalogue | None" = None):
+        if plural not in PLURAL_RULES:
+            raise ValueError(f"unknown plural rule {plural!r} (known: {', '.join(PLURAL_RULES)})")
+        self.language = language
+        self.messages = dict(messages)
+        self.plural = plural
+        self.fallback = fallback
+        self._index = PLURAL_RULES[plural]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], fallback: "Catalogue | None" = None) -> "Catalogue":
+        return cls(data["language"], data["messages"], data.get("plural", "(n > 1)"), fallback)
+
+    def get(self, msg_id: str) -> Any:
+        entry = self.messages.get(msg_id)
+        if entry is None and self.fallback is not None:
+            return self.fallback.get(msg_id)
+        return entry
+
+    def template(self, msg_id: str, params: Mapping[str, Any]) -> str:
+        entry = self.get(msg_id)
+        if entry is None:
+            return msg_id  # an id nobody wrote shows as itself, never a crash
+        if isinstance(entry, (list, tuple)):
+            n = params.get("n", 0)
+            index = self._index(n) if isinstance(n, (int, float)) else 0
+            return entry[min(index, len(entry) - 1)]
+        return entry
+
+
+_loaded: dict[str, Catalogue] = {}
+_active: Catalogue | None = None
+
+
+def load(language: str, data: Mapping[str, Any] | None = None) -> Catalogue:
+    """A language's catalogue: *data* (its compiled JSON) or ``locale/<language>.json``."""
+    if data is None and language in _loaded:
+        return _loaded[language]
+    if data is None:
+        from .locale import read  # the package's files: the command line's and the tests' way
+
+        data = read(language)
+    fallback = None if language == REFERENCE else _reference()
+    cat = Catalogue.from_json(data, fallback)
+    _loaded[language] = cat
+    return cat
+
+
+def _reference() -> Catalogue | None:
+    """The French catalogue under another language, if it is at hand (a page gives its own
+    language's catalogue only, complete: tests/test_catalogues.py)."""
+    if REFERENCE in _loaded:
+        return _loaded[REFERENCE]
+    try:
+        return load(REFERENCE)
+    except (ValueError, OSError):
+        return None
+
+
+def use(language: str, data: Mapping[str, Any] | None = None) -> Catalogue:
+    """Speak *language* from now on (its catalogue loaded once)."""
+    global _active
+    _active = load(language, data)
+    return _active
+
+
+def catalogue() -> Catalogue:
+    """The language spoken: the one `use` chose, else the environment's (`from_environment`)."""
+    if _active is None:
+        from .locale import from_environment
+
+        use(from_environment(LANGUAGES, REFERENCE))
+    return _active
+
+
+def language() -> str:
+    return catalogue().language
 
 
 _FIELD = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
@@ -94,22 +186,28 @@ def de(word: str) -> str:
 
 
 def thousands(text: str) -> str:
-    """"3000" as "3\u202f000" (a narrow no-break space between the thousands); other
-    text as it is."""
+    """"3000" as "3\u202f000" in French (a narrow no-break space between the thousands),
+    "3,000" in English (the catalogue's ``format.thousands``); other text as it is."""
     sign, digits = ("−", text[1:]) if text[:1] in "-−" else ("", text)
     if not digits.isdigit() or len(digits) < 4:
         return text
     groups = []
     while digits:
         digits, groups = digits[:-3], [digits[-3:], *groups]
-    return sign + "\u202f".join(groups)
+    return sign + word("format.thousands").join(groups)
 
 
 FILTERS = {"de": de, "n": thousands}
 
 
-def _join(parts: list[Pieces], last: str = " et ") -> Pieces:
-    """'A', 'A et B', 'A, B et C' (pieces of each kept)."""
+def word(msg_id: str) -> str:
+    """A catalogue entry as it is written (spaces kept): a separator, a unit."""
+    return catalogue().template(msg_id, {})
+
+
+def _join(parts: list[Pieces], last: str | None = None) -> Pieces:
+    """'A', 'A et B', 'A, B et C' (pieces of each kept; "and" in English)."""
+    last = word("format.and") if last is None else last
     out: Pieces = []
     for i, part in enumerate(parts):
         if i:
@@ -124,24 +222,18 @@ def _value(value: Any) -> Pieces:
     if isinstance(value, Msg):
         return render(value)
     if isinstance(value, AnyOf):
-        return _join([_value(v) for v in value], " ou ")
+        return _join([_value(v) for v in value], word("format.or"))
     if isinstance(value, Series):
         return _join([_value(v) for v in value], ", ")
     if isinstance(value, (list, tuple)):
         return _join([_value(v) for v in value])
     if isinstance(value, bool):
-        return [("oui" if value else "non", False)]
+        return [(word("word.yes" if value else "word.no"), False)]
     return [(str(value), False)]
 
 
 def template(msg_id: str, params: Mapping[str, Any]) -> str:
-    entry = CATALOGUE.get(msg_id)
-    if entry is None:
-        return msg_id  # an id nobody registered shows as itself, never a crash
-    if isinstance(entry, tuple):
-        n = params.get("n", 0)
-        return entry[1] if isinstance(n, (int, float)) and abs(n) > 1 else entry[0]
-    return entry
+    return catalogue().template(msg_id, params)
 
 
 def render(msg: Msg | str, /, **params: Any) -> Pieces:
@@ -250,187 +342,3 @@ def points_reason(outcome, names: Sequence[str], unit: str = "count.points") -> 
 YES_WORDS = ("1", "true", "yes", "oui", "on")
 NO_WORDS = ("0", "false", "no", "non", "off")
 
-register({
-    # players and seats
-    "seat.human": "Humain",
-    "seat.naive": "Ordinateur (débutant)",
-    "seat.simple": "Ordinateur (facile)",
-    "seat.medium": "Ordinateur (moyen)",
-    "seat.expert": "Ordinateur (expert)",
-    "player.default": "Joueur {n}",
-    "player.computer": "Ordinateur",
-    "count.players": ("{n} joueur", "{n} joueurs"),
-    "count.points": ("{n} point", "{n} points"),
-    "count.tokens": ("{n} jeton", "{n} jetons"),
-    "players.range": "{lo} à {hi} joueurs",
-    "players.range_solo": "{lo} à {hi} joueurs, seul contre la feuille",
-    "players.exactly": "{n} joueurs",
-    # errors: actions
-    "error.action_no_notation": "Coup sans notation\u00a0: {kind}.",
-    "error.action_unknown": "Coup inconnu\u00a0: «\u00a0{text}\u00a0».",
-    "error.action_unreadable": "Coup illisible.",
-    "error.action_unreadable_value": "Coup illisible\u00a0: «\u00a0{text}\u00a0».",
-    "error.action_too_long": "Coup trop long\u00a0: «\u00a0{text}\u00a0».",
-    "error.action_impossible": "Coup impossible maintenant\u00a0: «\u00a0{text}\u00a0».",
-    "error.throw_count": ("Il faut le résultat de {n} dé.", "Il faut le résultat de {n} dés."),
-    "error.not_a_face": "«\u00a0{text}\u00a0» n'est pas {what} (une face de 1 à 6).",
-    "word.a_die": "un dé",
-    "error.not_throw_time": "Ce n'est pas le moment de lancer les dés.",
-    "error.game_over": "La partie est terminée.",
-    "error.no_undo": "Il n'y a pas de décision à reprendre.",
-    # errors: the dice cup
-    "error.kept_unreadable": "Dés gardés illisibles.",
-    "error.kept_places_unreadable": "Places des dés gardés illisibles.",
-    "error.keep_syntax": "«\u00a0{text}\u00a0»\u00a0: écrire par exemple «\u00a0keep 3 3 5\u00a0».",
-    "error.keep_places_count": "«\u00a0{text}\u00a0»\u00a0: autant de places que de dés gardés.",
-    "error.keep_not_on_table": "On ne peut garder que des dés qui sont sur la table.",
-    "error.throw_first": "Lancez d'abord les dés.",
-    "error.keep_mismatch": "Les dés gardés ne correspondent pas aux dés sur la table.",
-    "error.reroll_one": "Il faut relancer au moins un dé.",
-    # errors: options, players, starts
-    "error.option_bad_choice": "Option {option}\u00a0: valeur «\u00a0{value}\u00a0» invalide ({allowed}).",
-    "error.option_yes_no": "Option {option}\u00a0: oui ou non attendu, pas «\u00a0{value}\u00a0».",
-    "error.option_yes_no_text": ("Option {option}\u00a0: «\u00a0oui\u00a0» ou «\u00a0non\u00a0» attendu, "
-                                 "pas «\u00a0{value}\u00a0»."),
-    "error.option_unknown_for": "Option inconnue pour {game}\u00a0: «\u00a0{key}\u00a0» (options\u00a0: {known}).",
-    "error.option_unknown": "Option inconnue pour {game}\u00a0: {keys}.",
-    "word.none": "aucune",
-    "word.quoted": "«\u00a0{text}\u00a0»",
-    "word.nobody": "aucun",
-    "word.list": "{items}",
-    "error.players_text_long": "Liste de joueurs trop longue.",
-    "error.player_no_name": "Joueur {n} sans nom (exemple\u00a0: Alice,Ordi:simple).",
-    "error.player_n": "Joueur {n}\u00a0: {error}",
-    "error.name_missing": "Chaque joueur a besoin d'un nom.",
-    "error.name_long": "Nom trop long (au plus {max} caractères).",
-    "error.name_control": "Le nom contient un caractère de contrôle.",
-    "error.name_invalid": "Le nom contient un caractère invalide.",
-    "error.name_invisible": "Le nom doit contenir au moins un caractère visible.",
-    "error.seat_unreadable": "Place illisible\u00a0: «\u00a0{seat}\u00a0».",
-    "error.players_exactly": "{game} se joue à {n} joueurs.",
-    "error.players_range": "{game} se joue de {lo} à {hi} joueurs.",
-    "error.seat_unknown": "Place inconnue pour {name}\u00a0: «\u00a0{seat}\u00a0» ({game}\u00a0: {seats}).",
-    "error.no_start": "{game} ne peut pas commencer d'une position donnée.",
-    "error.no_computer": "Pas de joueur ordinateur «\u00a0{seat}\u00a0» pour {game}.",
-    "error.no_tables": "{game} n'a pas de tables.",
-    "error.undo_setting": "Réglage d'annulation illisible\u00a0: oui ou non attendu.",
-    "error.game_unknown": "Jeu inconnu\u00a0: «\u00a0{game}\u00a0» (jeux\u00a0: {known}).",
-    # errors: records
-    "record.unreadable_json": "Partie enregistrée illisible\u00a0: JSON invalide ou tronqué.",
-    "record.not_object": "Partie enregistrée illisible\u00a0: un objet JSON est attendu.",
-    "record.format_unknown": "Format de partie inconnu\u00a0: {format}.",
-    "record.format_newer": ("Partie enregistrée par une version plus récente de pygames ({format})\u00a0: "
-                            "celle-ci ne sait pas la lire."),
-    "record.game_unknown": "Jeu inconnu\u00a0: {game}.",
-    "record.players_unreadable": "Liste des joueurs illisible.",
-    "record.options_unreadable": "Options illisibles.",
-    "record.actions_unreadable": "Liste des coups illisible.",
-    "record.undo_unreadable": "Réglage d'annulation illisible.",
-    "record.invalid": "Partie enregistrée invalide\u00a0: {error}",
-    "record.bad_action": "Coup n° {n} («\u00a0{text}\u00a0») invalide\u00a0: {error}",
-    # errors: solved tables
-    "tables.unreadable": "Tables de l'expert illisibles\u00a0: {why}.",
-    "tables.why.bytes": "ce ne sont pas des octets",
-    "tables.why.magic": "ce n'est pas une table de ce jeu",
-    "tables.why.truncated": "en-tête tronqué",
-    "tables.why.header": "en-tête illisible",
-    "tables.why.format": "format inconnu",
-    "tables.why.states": "nombre d'états invalide",
-    "tables.why.digest": "empreinte absente",
-    "tables.why.corrupt": "données corrompues",
-    "tables.why.length": "données de mauvaise longueur",
-    "tables.why.hash": "données corrompues (empreinte)",
-    "tables.why.fields": "en-tête incomplet ou incohérent",
-    "tables.why.values": "valeurs hors de [0, 1]",
-    "tables.stale": "Les tables «\u00a0{name}\u00a0» ne correspondent plus aux règles\u00a0: il faut les "
-                    "reconstruire ({command}).",
-    "tables.missing": "Tables de l'expert introuvables\u00a0: {path} ({command}).",
-    "tables.wrong_rules": "Ces tables sont celles de «\u00a0{name}\u00a0», pas de cette partie.",
-    "tables.none_for_rules": "Pas de tables pour ces règles.",
-    # outcomes
-    "outcome.solo": "Partie terminée\u00a0: {points}.",
-    "outcome.draw": "Égalité entre {players} ({points}).",
-    "outcome.won": "{player} gagne avec {points}.",
-    # the end screen
-    "end.draw": "Égalité\u00a0: {players}",
-    "end.wins": "{player} gagne\u202f!",
-    # the command line
-    "cli.description": "Jeux de dés.",
-    "cli.list": "les jeux, leurs règles et leurs options",
-    "cli.replay": "rejoue une partie enregistrée (JSON)",
-    "cli.play": "jouer dans le terminal",
-    "cli.simulate": "parties jouées par l'ordinateur\u00a0: scores, victoires",
-    "cli.solve": "stratégie optimale calculée (numpy)",
-    "cli.players_help": "ex. «\u00a0Alice,Bob:simple\u00a0»",
-    "cli.start_help": "position de départ (JSON), si le jeu en accepte",
-    "cli.seat_help": "seul contre la feuille\u00a0: le niveau",
-    "cli.all_help": "toutes les règles et options",
-    "cli.write_help": "écrire les tables (ex. web/tables/yams)",
-    "cli.target_help": "(Dé Landais) le but, 3000 par défaut",
-    "cli.floor_help": "(Dé Landais) plancher des scores",
-    "cli.tables_help": "le dossier des tables de l'expert (par défaut\u00a0: web/tables/)",
-    "cli.option_metavar": "NOM=VALEUR",
-    "cli.folder_metavar": "DOSSIER",
-    "cli.list_family": "# {title}, {players} — {description}",
-    "cli.list_game": "{id}\t{title}, {players}",
-    "cli.yes_no": "oui|non",
-    "cli.computer": "    ordinateur\u00a0: {seats}",
-    "cli.commands": "    commandes\u00a0: {commands}",
-    "cli.prompt": "{player} > ",
-    "cli.bot_move": "{player}\u00a0: {action}",
-    "cli.legal": "Coups possibles\u00a0: {actions}",
-    "cli.error_hint": "{error}  (tapez\u202f? pour la liste des coups)",
-    "cli.interrupted": "Partie interrompue.",
-    "cli.error": "erreur\u00a0: {error}",
-    "cli.keyboard_interrupt": "Interrompu.",
-    "cli.help_help": "afficher cette aide",
-    "cli.command_metavar": "COMMANDE",
-    "cli.game_metavar": "JEU",
-    "cli.file_metavar": "FICHIER",
-    "cli.die_metavar": "DÉ",
-    "cli.usage_prefix": "utilisation\u00a0: ",
-    "cli.positionals": "arguments",
-    "cli.usage": "{error} (aide\u00a0: {prog} --help)",
-    "cli.usage.required": "il manque {args}",
-    "cli.usage.unrecognized": "arguments inattendus\u00a0: {args}",
-    "cli.usage.argument": "{arg}\u00a0: {error}",
-    "cli.usage.invalid_int": "nombre entier attendu, pas {value}",
-    "cli.usage.invalid_value": "valeur invalide\u00a0: {value}",
-    "cli.usage.invalid_choice": "choix inconnu\u00a0: {value} (choix\u00a0: {choices})",
-    "cli.usage.one_value": "une valeur attendue",
-    "cli.usage.at_most_one": "au plus une valeur attendue",
-    "cli.usage.at_least_one": "au moins une valeur attendue",
-    "cli.usage.values": "{n} valeurs attendues",
-    "cli.usage.ambiguous": "option ambiguë\u00a0: {option} (peut-être {matches})",
-    "cli.usage.explicit": "l'option ne prend pas de valeur\u00a0: {value}",
-    "cli.usage.not_allowed": "incompatible avec {arg}",
-    "cli.usage.one_of": "il faut l'un de {args}",
-    "cli.option_no_name": "Option sans nom\u00a0: «\u00a0{item}\u00a0» (écrire -o NOM=VALEUR).",
-    "cli.players_empty": "--players est vide\u00a0: donner les joueurs (par exemple «\u00a0Alice,Ordi:simple\u00a0»).",
-    "cli.too_many_games": "Au plus {max|n} parties (--games).",
-    "cli.progress": "{command}\u00a0: {done|n} parties sur {total|n} ({percent} %), {seconds} s",
-    "cli.why.json": "JSON invalide ou tronqué",
-    "cli.why.utf8": "le fichier n'est pas en UTF-8",
-    "cli.why.deep": "JSON trop imbriqué",
-    "cli.os.not_found": "fichier ou dossier introuvable",
-    "cli.os.denied": "permission refusée",
-    "cli.os.read_only": "système de fichiers en lecture seule",
-    "cli.os.full": "plus de place sur le disque",
-    "cli.os.exists": "existe déjà et n'est pas un dossier",
-    "cli.os.not_dir": "un élément du chemin n'est pas un dossier",
-    "cli.os.is_dir": "c'est un dossier",
-    "cli.os.too_long": "nom trop long",
-    "cli.os.other": "erreur système n° {n}",
-    "cli.bad_input": "erreur\u00a0: entrée invalide ({error})",
-    "cli.cannot_read": "Impossible de lire {path}\u00a0: {error}",
-    "cli.tables_not_found": "Tables introuvables\u00a0: {path}.",
-    "cli.cannot_write": "Impossible d'écrire {path}\u00a0: {error}",
-    "cli.two_games": "Il faut au moins 2 parties.",
-    "cli.several_players": "{game} se joue à plusieurs\u00a0: donner --players (par exemple "
-                           "«\u00a0A:expert,B:simple\u00a0»).",
-    "cli.all_computer": "simulate\u00a0: toutes les places doivent être tenues par l'ordinateur.",
-    "cli.solve_which": "Donner un jeu ({games}) ou --all.",
-    "cli.no_solver": "«\u00a0solve\u00a0»\u00a0: pas de solveur pour {game}.",
-    "cli.needs_numpy": "Le solveur a besoin de numpy\u00a0: pip install -e '.[solve]'.",
-    "cli.exactly_dice": "Il faut exactement {n} dés (par exemple\u00a0: {example}).",
-})

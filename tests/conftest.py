@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# The tests read the French words (the reference): a terminal in another language would
+# make the command line speak it (pygames/messages.py from_environment).
+os.environ["PYGAMES_LANG"] = "fr"
 
 from pygames import DiceSampler, Match, Player, find_game
 from pygames.bots import RandomBot

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core import Outcome
-from ..messages import Msg, Name, Series, register, sentences, text
+from ..messages import Msg, Name, Series, sentences, text
 from .rules import (
     DechargeStarts,
     Le421State,
@@ -25,111 +25,6 @@ from .rules import (
     hand_kind,
     sorted_hand,
 )
-
-register({
-    "family.421.title": "Le 421",
-    "family.421.description": "Trois dés et un pot de jetons\u00a0: la charge, la décharge et ses "
-                              "rampos\u202f; celui qui garde tous les jetons a perdu.",
-    "game.421.title": "Le 421",
-    "game.421.summary": "Trois dés, un pot de jetons\u00a0: la charge puis la décharge\u202f; le dernier "
-                        "à garder des jetons perd.",
-    "option.value_421": "Le 421 vaut",
-    "option.nenette_four": "Nénette à 4 (classée juste après les suites)",
-    "option.pot": "Jetons au pot",
-    "cli.command.rank421": "rang, nom et valeur d'une main de 421",
-    # hands
-    "421.hand.421": "421",
-    "421.hand.baraque_aces": "baraque d'as",
-    "421.hand.baraque": "baraque de {face}",
-    "421.hand.fiche": "fiche de {face}",
-    "421.hand.suite": "suite {dice}",
-    "421.hand.nenette": "nénette",
-    "421.hand.autre": "autre",
-    "421.phase.charge": "charge",
-    "421.phase.decharge": "décharge",
-    "421.phase.rampo": "rampo",
-    # errors
-    "421.error.roll_first": "Lancez d'abord les dés («\u00a0roll\u00a0»).",
-    "421.error.reroll_one": "Il faut relancer au moins un dé (ou «\u00a0stop\u00a0»).",
-    "421.start.not_object": "Position de départ\u00a0: un objet {\"pot\": …, \"tokens\": […]} est attendu.",
-    "start.unknown_key": "Position de départ\u00a0: clé inconnue «\u00a0{key}\u00a0».",
-    "421.start.pot": "Position de départ\u00a0: le pot doit être un nombre entier de jetons (≥ 0).",
-    "421.start.tokens_count": "Position de départ\u00a0: il faut les jetons de chacun des {n} joueurs.",
-    "421.start.tokens_type": "Position de départ\u00a0: des nombres entiers de jetons (≥ 0) sont attendus.",
-    "421.start.total": "Position de départ\u00a0: pot et jetons font {total}, il en faut {pot}.",
-    "421.start.leader": "Position de départ\u00a0: le joueur qui commence est inconnu.",
-    "421.start.all_tokens": "Position de départ\u00a0: un joueur a déjà tous les jetons.",
-    "421.start.leader_tokens": "Position de départ\u00a0: celui qui commence la décharge doit avoir "
-                               "des jetons.",
-    "421.error.expert_needs_tables": "L'expert du 421 à deux joueurs a besoin de ses tables.",
-    "421.error.rank_dice": "Il faut exactement {n} dés (par exemple\u00a0: rank421 4 2 1).",
-    # a round in one sentence
-    "421.round.charge": "{worst} ({worst_hand}) prend {tokens} au pot, meilleure main\u00a0: "
-                        "{best} ({best_hand}){rampos}{short}.",
-    "421.round.decharge": "{worst} ({worst_hand}) reçoit {tokens} {best|de} ({best_hand}){rampos}{short}.",
-    "421.rampos": (" après un rampo ({throws})", " après {n} rampos ({throws})"),
-    "421.rampo_throw": "{player}\u00a0: {hand}",
-    "421.short.charge": "\u00a0; le pot n'avait plus que {tokens} des {value} dus",
-    "421.short.decharge": "\u00a0; {best} n'avait que {tokens} des {value} dus",
-    # where the player throwing in the décharge stands (rules.Standing)
-    "421.standing.hand": "{player}\u00a0: {hand} en {throws}",
-    "421.standing.not_thrown": "{player}\u00a0: pas encore lancé",
-    "421.standing.to_beat": "{mine}\u00a0; à battre\u00a0: {hand} {players|de} en {throws}.",
-    "421.standing.nothing_to_beat": "{mine}\u00a0; rien à battre encore.",
-    "421.standing.to_beat_alone": "À battre\u00a0: {hand} {players|de} en {throws}.",
-    "421.standing.gives": "En l'état, {player} donnerait {tokens} à {taker}{all}.",
-    "421.standing.gives_rampo": "En l'état, {player} donnerait {tokens} au perdant d'un rampo "
-                                "entre {players}{all}.",
-    "421.standing.receives": "En l'état, {player} recevrait {tokens} {giver|de}{all}.",
-    "421.standing.receives_rampo": "En l'état, {player} recevrait {tokens} du gagnant d'un rampo "
-                                   "entre {players}.",
-    "421.standing.rampo_best": "En l'état, rampo pour la meilleure place entre {players}.",
-    "421.standing.rampo_worst": "En l'état, rampo pour la pire place entre {players}.",
-    "421.standing.between": "En l'état, {player} ne donnerait ni ne recevrait rien{move}.",
-    "421.standing.move": "\u00a0: {giver} donnerait {tokens} à {taker}{all}",
-    "421.standing.move_rampo_best": "\u00a0: rampo pour la meilleure place entre {players}",
-    "421.standing.move_rampo_worst": "\u00a0: rampo pour la pire place entre {players}",
-    "421.standing.all": (", son dernier\u00a0: {player} aurait gagné",
-                         ", ses derniers\u00a0: {player} aurait gagné"),
-    "421.standing.up_to": "jusqu'à {tokens}",
-    "421.standing.rampo_throws": "Lancers du rampo — {throws}.",
-    # what an action did
-    "421.thrown": "{player} lance\u00a0: {dice} ({hand}).",
-    "421.stopped": "{player} s'arrête sur {hand} en {throws}.",
-    "421.left": ("{players} n'a plus de jetons et gagne.",
-                 "{players} n'ont plus de jetons et gagnent."),
-    "421.decharge_starts": "Le pot est vide\u00a0: la décharge commence, {player} mène.",
-    "421.rampo_best": "Rampo pour la meilleure place entre {players}.",
-    "421.rampo_worst": "Rampo pour la pire place entre {players}.",
-    "421.lost": "{player} a tous les jetons et perd la partie.",
-    "421.next_round": "{player} commence le tour suivant.",
-    "421.keeps": "{player} garde {dice}.",
-    "421.next_thrower": "À {player} de lancer.",
-    "count.throws": ("{n} coup", "{n} coups"),
-    # the advisor ("Conseil")
-    "421.advice.best": "Meilleur choix\u00a0: {choice}",
-    "421.advice.throw": "lancer les dés",
-    "421.advice.stop": "s'arrêter sur {hand}",
-    "421.advice.reroll_all": "relancer les 3 dés",
-    "421.advice.keep": ("garder {dice}, relancer {n} dé", "garder {dice}, relancer {n} dés"),
-    "421.advice.win": "{percent} de chances de gagner la partie",
-    "421.advice.tokens": "{value} jetons en moyenne (donnés moins reçus dans le tour)",
-    "421.advice.exact": "Calculé exactement pour toute la suite de la partie, à deux joueurs.",
-    "421.advice.approximation": "Approximation\u00a0: à plus de deux joueurs, le conseiller compte "
-                                "les jetons donnés moins ceux reçus dans ce tour, pas les "
-                                "chances de gagner la partie.",
-    "421.advice.summary": "Conseil\u00a0: {choices}.",
-    "421.advice.item": "{choice}\u00a0: {value}",
-    # the terminal's table
-    "421.text.title": "Le 421 — {phase}, tour {round} — pot\u00a0: {pot}",
-    "421.text.rampo_best": "{phase} (meilleure place)",
-    "421.text.rampo_worst": "{phase} (pire place)",
-    "421.text.left": "  (gagné, sorti)",
-    "421.text.hand": "  {hand} (vaut {value}, {throws})",
-    "421.text.rampo_hands": "  rampo\u00a0: {hands}",
-    "421.text.dice": "Dés\u00a0: {dice}  {hand}  (coup {throws}/{limit}; * = gardé)",
-    "421.text.last": "Dernier tour\u00a0: {round}",
-})
 
 
 def hand_name(hand: Sequence[int]) -> Msg:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core import Outcome
-from ..messages import Msg, Name, points_reason, register, text
+from ..messages import Msg, Name, points_reason, text
 from .rules import (
     EMPTY,
     ROLLS,
@@ -26,80 +26,6 @@ from .rules import (
     describe_dice,
     kind_label,
 )
-
-register({
-    "family.linotte.title": "Jeu de la linotte",
-    "family.linotte.description": "Cinq dés et deux fois douze pions\u00a0: posez-les sur les "
-                                  "combinaisons du plateau et alignez-les.",
-    "game.linotte.title": "Jeu de la linotte",
-    "game.linotte.summary": "Cinq dés, trois lancers\u00a0: posez vos 12 pions sur les combinaisons "
-                            "et alignez-les.",
-    "option.appel_own_cell": "Un appel réussi peut aussi prendre la case de sa combinaison",
-    "option.yam_master": "Règles Yam Master\u00a0: cinq pions alignés gagnent la partie",
-    "option.defi": "Défi\u00a0: l'appel ne nomme rien, toute combinaison majeure le réussit",
-    "cli.command.linotte-score": "les points d'alignement de chaque joueur pour un plateau",
-    # cell kinds
-    **{f"linotte.kind.{f}": f"brelan de {f}" for f in range(1, 7)},
-    "linotte.kind.full": "full",
-    "linotte.kind.quinte": "quinte",
-    "linotte.kind.carre": "carré",
-    "linotte.kind.small": "small",
-    "linotte.kind.yam": "yam",
-    "linotte.kind.sec": "sec",
-    "linotte.kind.appel": "appel",
-    "linotte.kind.defi": "défi",
-    "linotte.kinds": "{kinds}",
-    "linotte.no_combination": "aucune combinaison",
-    "linotte.why.defi": "défi réussi",
-    "linotte.why.appel": "appel {target} réussi",
-    "linotte.why.sec": "sec\u00a0: {majeures}",
-    # errors
-    "linotte.error.cell_unreadable": "Case illisible (de A1 à E5).",
-    "linotte.error.place_syntax": "«\u00a0{text}\u00a0»\u00a0: écrire par exemple «\u00a0place c3\u00a0» "
-                                  "(colonnes A à E, lignes 1 à 5 depuis le haut).",
-    "linotte.error.appel_unreadable": "Appel illisible (full, quinte, carre, small, yam ou defi).",
-    "linotte.error.announce_syntax": "«\u00a0{text}\u00a0»\u00a0: écrire par exemple «\u00a0announce full\u00a0» "
-                                     "(full, quinte, carre, small, yam\u202f; defi avec l'option défi).",
-    "linotte.error.roll_first": "Lancez d'abord les dés («\u00a0roll\u00a0»).",
-    "linotte.error.no_roll_left": "Plus de lancer ce tour\u00a0: posez un pion ou passez.",
-    "linotte.error.sec_reroll": "Après un sec, l'appel doit relancer au moins un dé de la "
-                                "combinaison.",
-    "linotte.error.appel_certain": "L'appel ({target}) doit rester une vraie chance\u00a0: les dés "
-                                   "gardés le font déjà, relancez-en un de plus.",
-    "linotte.error.appel_made": "L'appel est déjà annoncé.",
-    "linotte.error.appel_when": "L'appel s'annonce juste après le premier lancer.",
-    "linotte.error.appel_defi": "Avec le défi, annoncer «\u00a0announce defi\u00a0».",
-    "linotte.error.appel_which": "Appel possible\u00a0: full, quinte, carre, small ou yam.",
-    "linotte.error.cell_taken": "La case {cell} est déjà prise.",
-    "linotte.error.appel_reroll": "Après l'appel, il faut relancer les dés.",
-    "linotte.error.appel_cell": "L'appel ({target}) ne permet pas la case {cell} ({kind}).",
-    "linotte.error.dice_cell": "Les dés ({dice}) ne permettent pas la case {cell} ({kind}).",
-    "linotte.error.board_length": "Plateau\u00a0: {cells} caractères attendus (A, B ou .), pas "
-                                  "{length}\u00a0: «\u00a0{text}\u00a0».",
-    "linotte.error.board_char": ("Plateau\u00a0: «\u00a0{char}\u00a0» n'est ni A, ni B, ni «\u00a0.\u00a0» "
-                                 "(dans «\u00a0{text}\u00a0»)."),
-    "linotte.cli.board_metavar": "PLATEAU",
-    "linotte.cli.board_help": "25 caractères, ligne par ligne\u00a0: A, B ou .",
-    # what a move did (one clause each, joined by commas)
-    "linotte.ev.appel": "appel annoncé\u00a0: {target}",
-    "linotte.ev.appel_missed": "appel manqué ({target})\u00a0: aucun pion posé",
-    "linotte.ev.pass": "passe",
-    "linotte.ev.pawn": "pion en {cell} ({why})",
-    "linotte.ev.line": "ligne de {length} ({first}–{last})\u00a0: {points}",
-    "linotte.ev.points": "+{gained}, total {total}",
-    "linotte.ev.five": "cinq pions alignés\u00a0: fin de la partie",
-    "linotte.ev.twelfth": "douzième pion posé\u00a0: fin de la partie",
-    # a run that scores, as the end screen lists it
-    "linotte.run": "{first}–{last}\u00a0: {points}",
-    "linotte.outcome.five": "{player} aligne cinq pions et gagne (règles Yam Master).",
-    "count.pawns": ("{n} pion", "{n} pions"),
-    # the terminal's board
-    "linotte.text.player": "{mark} = {name}\u00a0: {points}, {pawns} à poser",
-    "linotte.text.last": "Dernier coup\u00a0: {events}",
-    "linotte.text.dice": "Dés\u00a0: {dice}  (lancer {roll}/{rolls}) — {kinds}",
-    "linotte.text.sec": " — sec\u202f!",
-    "linotte.text.appel": " — appel\u00a0: {target}",
-})
 
 
 def event(fact) -> Msg:

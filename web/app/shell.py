@@ -985,7 +985,20 @@ class Shell:
             show(node, shown)
 
 
+def speak():
+    """Speak the page's language: its catalogue is in the page (``#catalogue``, written by
+    web/tools/pages.py), read once Python is up, so that the memory snapshot holds no
+    language and a page never reads a file for its words."""
+    import json
+
+    from pygames import messages
+
+    data = json.loads(by_id("catalogue").textContent)
+    messages.use(data["language"], data)
+
+
 def main(family_id):
+    speak()
     if not hasattr(window, "pygames"):  # the page's scripts make it; its absence stops nothing
         window.pygames = window.Object.new()
     early = getattr(window.pygames, "early", None)

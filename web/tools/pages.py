@@ -108,7 +108,35 @@ def environment():
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
     env.globals["policy"] = policy
     env.filters["n"] = lambda value: facts.thousands(str(value))  # 3000 shown as "3 000"
+    env.globals["t"] = words
+    env.globals["markup"] = markup
     return env
+
+
+def words(msg_id: str, **params) -> str:
+    """A catalogue entry in the page's language, as text (the template escapes it)."""
+    from pygames.messages import text
+
+    return text(msg_id, **params)
+
+
+#: The markup a rules panel's entry may hold (anything else stops the build).
+ALLOWED_MARKUP = re.compile(r"</?(?:strong|em|b|i|kbd|abbr|small|code|br|span|q|sup|sub)"
+                            r"(?: (?:class|title)=\"[^\"<>]*\")*\s*/?>")
+
+
+def markup(msg_id: str, **params):
+    """A catalogue entry that holds inline markup (a rules panel's <strong>, <kbd>…): its
+    tags must be of ALLOWED_MARKUP, its parameters are escaped."""
+    from markupsafe import Markup, escape
+
+    from pygames.messages import template
+
+    source = template(msg_id, params)
+    rest = ALLOWED_MARKUP.sub("", source)
+    if "<" in rest or ">" in rest:
+        raise PageError(f"message {msg_id!r} holds markup that a page may not: {source!r}")
+    return Markup(source.format(**{k: escape(v) for k, v in params.items()}) if params else source)
 
 
 def paged(families: list[facts.FamilyFacts]) -> list[facts.FamilyFacts]:
@@ -165,7 +193,14 @@ def family_context(family: facts.FamilyFacts, vendor: dict, snapshot: str | None
     first = family.rulesets[0]
     return {"family": family, "page": page_facts(family), "first": first,
             "players": first_players(first), "rules": setup_rules(family),
-            "vendor": vendor, "snapshot": snapshot}
+            "vendor": vendor, "snapshot": snapshot, "catalogue": page_catalogue("fr")}
+
+
+def page_catalogue(language: str) -> dict:
+    """The catalogue a page carries (``#catalogue``): the compiled one of its language."""
+    from pygames.locale import read
+
+    return read(language)
 
 
 def render_pages(vendor: dict, snapshot: str | None = None,

@@ -22,7 +22,7 @@ $(NODE_STAMP): package.json package-lock.json
 
 # The build's Python tools come from pyproject.toml's "build" extra (Jinja2): installed on first use.
 build-deps:
-	@$(PYTHON) -c "import jinja2" 2>/dev/null || $(PYTHON) -m pip install --quiet -e '.[build]'
+	@$(PYTHON) -c "import jinja2, babel" 2>/dev/null || $(PYTHON) -m pip install --quiet -e '.[build]'
 
 build: $(NODE_STAMP) build-deps
 	$(PYTHON) web/tools/build.py $(BUILD_ARGS)
@@ -32,7 +32,7 @@ serve: build
 
 # The test tools come from pyproject.toml's "test" extra: installed on first use.
 test-deps:
-	@$(PYTHON) -c "import pytest, playwright, pytest_playwright, xdist, check_jsonschema, hypothesis" 2>/dev/null \
+	@$(PYTHON) -c "import pytest, playwright, pytest_playwright, xdist, check_jsonschema, hypothesis, babel" 2>/dev/null \
 		&& $(PYTHON) -m ruff --version 2>/dev/null | grep -qx "ruff 0.14.8" \
 		|| $(PYTHON) -m pip install --quiet -e '.[test]'
 

@@ -241,28 +241,42 @@ def query(**params) -> str:
 
 
 def open_embedded(page, site_url: str, family: str, instance: str, *, viewport=None,
-                  **params) -> "GamePage":
+                  lang: str = "fr", **params) -> "GamePage":
     """A family's embed page whose URL names the players (``players=...``): it starts the
     game at once, with no setup, and saves it under its instance's own key.  ``viewport``:
     the frame's size, as a blog gives it."""
     if viewport:
         page.set_viewport_size(viewport)
-    game = GamePage(page, site_url, family, embed=True, instance=instance).open(**params)
+    game = GamePage(page, site_url, family, embed=True, instance=instance, lang=lang).open(**params)
     assert page.locator("#table").is_visible() and page.locator("#setup").is_hidden()
     assert game.key() == f"pygames:{family}:match:{instance}"
     return game
+
+
+def words(lang: str, msg_id: str, **params) -> str:
+    """A catalogue entry in a language (pygames/locale/<lang>.json), as a page writes it."""
+    from pygames import messages
+
+    previous = messages.language()
+    messages.use(lang)
+    try:
+        return messages.text(msg_id, **params)
+    finally:
+        messages.use(previous)
 
 
 class GamePage:
     """One game family's page (or its embed form) in a Playwright page or frame.
 
     ``instance``: the embed page's ``id`` parameter; its stored values are then
-    ``pygames:<family>:<what>:<instance>`` (``:embed`` without one)."""
+    ``pygames:<family>:<what>:<instance>`` (``:embed`` without one).  ``lang``: the page's
+    language, French at the site's root, the others in their folder (``en/yams.html``, the
+    pseudo-language's ``qps/``); the stored values are the same in every language."""
 
     def __init__(self, page, site_url: str, family: str = "yams", *, embed: bool = False,
-                 instance: str | None = None):
+                 instance: str | None = None, lang: str = "fr"):
         self.page, self.site_url, self.family = page, site_url, family
-        self.embed, self.instance = embed, instance
+        self.embed, self.instance, self.lang = embed, instance, lang
         self.dice = DiceTray(page)
         if hasattr(page, "on") and not hasattr(page, "_e2e_bad_responses"):  # for wait_ready
             page._e2e_bad_responses = bad = []
@@ -272,7 +286,12 @@ class GamePage:
 
     @property
     def path(self) -> str:
-        return f"embed-{self.family}.html" if self.embed else f"{self.family}.html"
+        folder = "" if self.lang == "fr" else f"{self.lang}/"
+        return folder + (f"embed-{self.family}.html" if self.embed else f"{self.family}.html")
+
+    def words(self, msg_id: str, **params) -> str:
+        """A catalogue entry as this page says it (its language's words, tests' checks)."""
+        return words(self.lang, msg_id, **params)
 
     @property
     def game(self):

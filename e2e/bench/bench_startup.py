@@ -61,8 +61,14 @@ EMBED_HOST = "__bench_embed_host__.html"
 YAMS = "yams.html?fresh=1&seed=bench"
 
 
-def page_path(family: str) -> str:
-    return f"{family}.html?fresh=1&seed=bench"
+def page_path(family: str, lang: str = "fr") -> str:
+    """A game page in a language (French at the root, the others in their folder)."""
+    folder = "" if lang == "fr" else f"{lang}/"
+    return f"{folder}{family}.html?fresh=1&seed=bench"
+
+
+def english_built(dist: Path, family: str) -> bool:
+    return (dist / "en" / f"{family}.html").is_file()
 
 
 def game_pages(dist: Path) -> list[str]:
@@ -326,6 +332,11 @@ def run(rounds: int, only: list[str] | None = None) -> dict:
                     browser, lambda pg, url: yams_page(pg, url, path), u)
                 if offline:
                     scenarios[f"{family}_offline"] = offline.page(path)
+                if english_built(dist, family):  # the same page in English, the same run
+                    en = page_path(family, "en")
+                    scenarios[f"{family}_en_warm"] = in_warm(lambda p, u, path=en: yams_page(p, u, path))
+                    scenarios[f"{family}_en_cold"] = lambda p, u, path=en: in_new_context(
+                        browser, lambda pg, url: yams_page(pg, url, path), u)
             if has_embed and "yams" in pages:
                 scenarios["embed_two"] = in_warm(embed_two)
             print("  warming the shared context...", flush=True)
@@ -381,6 +392,15 @@ def report(res: dict) -> None:
         elif name.endswith(("_warm", "_offline")):
             line += "   [<= 0.35 x stock_warm]"
         print(line)
+    pairs = [(f, kind) for f in res["pages"] for kind in ("warm", "cold") if f"{f}_en_{kind}" in med]
+    if pairs:
+        print("English against French, the same page (noise: compare fr against fr's own runs):")
+    for family, kind in pairs:
+        fr, en = med[f"{family}_{kind}"], med[f"{family}_en_{kind}"]
+        runs = [r["ms"] for r in res["runs"][f"{family}_{kind}"]]
+        spread = (max(runs) - min(runs)) / fr if fr else 0
+        print(f"  {family + '_' + kind:<18} en {en:6.0f} ms / fr {fr:6.0f} ms = {en / fr:.2f}"
+              f"   (fr's own spread {spread:.2f})")
     for family, b in res["bytes"].items():
         print(f"-- {family}.html")
         report_bytes(b)

@@ -151,9 +151,10 @@ def page_facts(family: facts.FamilyFacts) -> dict:
     unknown = [p for p in extra.get("preferences", []) if p not in SETUP_PREFERENCES]
     if unknown:
         raise PageError(f"unknown setup preference(s) in {family.id}/page.json: {unknown}")
+    # page.json names its title and description by their catalogue ids (domain `panels`).
     return {
-        "description": extra.get("description", family.description),
-        "rules_title": extra.get("rules_title", f"Règles : {family.title}"),
+        "description": words(extra["description"]) if "description" in extra else family.description,
+        "rules_title": words(extra["rules_title"]) if "rules_title" in extra else f"Règles : {family.title}",
         "preferences": list(extra.get("preferences", [])),
     }
 

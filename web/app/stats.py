@@ -37,7 +37,7 @@ import re
 
 from guard import BadStored, read_json
 
-from pygames.messages import Msg, word
+from pygames.messages import Msg, text, word
 
 STATS_KEY = "pygames:stats"
 FORMAT = "pygames-stats/1"
@@ -192,6 +192,12 @@ def highlight_key(label: str) -> str:
     return LEGACY_HIGHLIGHTS.get(label, label)
 
 
+def highlight_label(label: str) -> str:
+    """A highlight's label as shown: its id's text in the page's language (a label nobody
+    wrote shows as itself)."""
+    return text(Msg(highlight_key(label)))
+
+
 def _says(value) -> dict:
     """A stored message: {"id": a catalogue id, "params": {name: an int or a short text}}."""
     if not isinstance(value, dict) or set(value) != {"id", "params"}:
@@ -211,7 +217,7 @@ def _says(value) -> dict:
 def says_of(msg) -> dict | None:
     """A message (a `Msg` whose parameters are ints or short texts) as stored data, or None
     if it cannot be stored so (a name, a nested message: its text is stored instead)."""
-    if not isinstance(msg, Msg):
+    if not isinstance(msg, Msg) or any(type(v) not in (int, str) for v in msg.params.values()):
         return None
     try:
         return _says({"id": msg.id, "params": dict(msg.params)})

@@ -54,11 +54,6 @@ def said_text(said) -> str:
     return text(said) if isinstance(said, Msg) else str(said)
 
 
-def label_text(label: str) -> str:
-    """A highlight's label: its catalogue id's text (a label nobody wrote shows as itself)."""
-    return text(Msg(stats.highlight_key(label)))
-
-
 class StatsView:
     def __init__(self, shell):
         self.shell = shell
@@ -226,7 +221,7 @@ class StatsView:
         if record and view.stats_record:  # one player's best, never a mean of every seat
             items.append((text("site.stats.record", unit=unit),
                           f"{self._fmt(record['score'])}, {', '.join(record['names'])}"))
-        items += [(label_text(label), str(n)) for label, n in summary["highlights"].items()]
+        items += [(stats.highlight_label(label), str(n)) for label, n in summary["highlights"].items()]
         for term, value in items:
             box = el("div")
             box.appendChild(el("dt", term))

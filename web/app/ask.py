@@ -36,9 +36,14 @@ def _dialog():
     return dialog
 
 
-def ask(title, text, accept, on_accept, *, cancel="Annuler", on_cancel=None):
+def ask(title, text, accept, on_accept, *, cancel=None, on_cancel=None):
     """Ask `title` (a question, the dialog's name) with `text` under it; `accept` names the
-    button that calls `on_accept()`, `cancel` the one that calls `on_cancel()` (if any)."""
+    button that calls `on_accept()`, `cancel` the one that calls `on_cancel()` (if any; its
+    name by default: "Annuler", "Cancel")."""
+    from pygames.messages import text as words
+
+    if cancel is None:
+        cancel = words("site.ask.cancel")
     dialog = _dialog()
     if dialog.open:
         _close(False)

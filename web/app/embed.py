@@ -28,13 +28,14 @@ from urllib.parse import parse_qsl
 
 from pygames import FAMILIES, GameError
 from pygames.core import parse_option_items, parse_players, quote
+from pygames.messages import text
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_PARAM_LENGTH = 1000
 
 
 class EmbedError(ValueError):
-    """A URL parameter the embed page cannot use; the message is French and readable."""
+    """A URL parameter the embed page cannot use; the message is readable, in the page's language."""
 
 
 @dataclass(frozen=True)
@@ -66,22 +67,17 @@ def parse_embed(query: str, family: str = "yams") -> EmbedConfig:
     params = {}
     for key, value in parse_qsl(query.lstrip("?"), keep_blank_values=True):
         if len(value) > MAX_PARAM_LENGTH:
-            raise EmbedError(f"Le paramètre «\u00a0{quote(key)}\u00a0» est trop long.")
+            raise EmbedError(text("site.embed.too_long", key=quote(key)))
         params[key] = value
     instance = params.get("id")
     if instance is not None and not ID_PATTERN.fullmatch(instance):
-        raise EmbedError(
-            "Le paramètre «\u00a0id\u00a0» ne peut contenir que des lettres sans accent, des chiffres, "
-            "«\u00a0-\u00a0» et «\u00a0_\u00a0» (64 au plus)."
-        )
+        raise EmbedError(text("site.embed.bad_id"))
     rulesets = {g.id: g for g in FAMILIES[family].games}
     game = None
     if "game" in params:
         game = rulesets.get(params["game"].strip())
         if game is None:
-            raise EmbedError(
-                f"Règle inconnue\u00a0: «\u00a0{quote(params['game'])}\u00a0» (au choix\u00a0: {', '.join(rulesets)})."
-            )
+            raise EmbedError(text("site.embed.unknown_game", game=quote(params["game"]), choices=", ".join(rulesets)))
     if game is None and ("options" in params or "players" in params):
         game = next(iter(rulesets.values()))  # options and players belong to a ruleset
     options = None

@@ -22,8 +22,10 @@ shell (shell.py calls these hooks; the views are unchanged but for their optiona
 """
 
 import prefs
-from dom import by_id, el, found, on, storage
+from dom import by_id, el, found, on, set_text, storage
 from pyscript import document, window
+
+from pygames.messages import Name, render, text
 
 SPACE_ENTER = (" ", "Enter", "Spacebar")
 #: What takes every key (typing), and what takes Space and Enter (activation).
@@ -79,7 +81,7 @@ class Flow:
         match = self.shell.match
         outcome = match.outcome()
         if not outcome.draw and any(not match.players[p].is_computer for p in outcome.winners):
-            self._celebrate("Bravo\u202f!", "win")
+            self._celebrate(text("site.joy.win"), "win")
 
     def after_play(self, actor, by_bot):
         """Focus once an action is played and the game goes on."""
@@ -121,8 +123,7 @@ class Flow:
                 name = match.players[state.current_player()].name
                 # One inline line in the flex box: a flex item of its own would lose the space.
                 line = el("span")
-                line.appendChild(el("bdi", name, "name"))
-                line.appendChild(document.createTextNode(" joue…"))
+                set_text(line, render("site.flow.computer_plays", player=Name(name)))
                 self.status.appendChild(line)
 
     # --- ?fresh=1 -------------------------------------------------------------------------
@@ -153,7 +154,7 @@ class Flow:
         joy = getattr(window.pygames, "joy", None)
         if on_now and joy:
             joy.chime("on")  # a first note, within the click (browsers allow sound then)
-        self.shell.announce("Son activé." if on_now else "Son coupé.")
+        self.shell.announce(text("site.sound.on" if on_now else "site.sound.off"))
 
     def _celebrate(self, words, kind):
         joy = getattr(window.pygames, "joy", None)

@@ -6,7 +6,7 @@ Pure Python (no browser import), so it is unit-tested with plain CPython
 value overflows the JavaScript stack inside Pyodide, which no `except` catches) and then
 through a check of its types, field by field (`check_saved_match`, `check_setup`).  A
 value that fails is moved aside under `aside_key` (kept for a bug report, bounded in
-size) and the page starts afresh with a French notice.
+size) and the page starts afresh with a notice.
 
 Texts come as pieces ``[(chunk, is_name), …]`` (pygames.messages.render): the names are
 placed as data by whoever writes the sentence, never searched for in it, and the page shows
@@ -26,7 +26,20 @@ MAX_NOTICE = 300  # characters of a notice shown on the page
 
 
 class BadStored(ValueError):
-    """A stored value the page cannot use; the message is French."""
+    """A stored value the page cannot use.  It carries a catalogue id (and its parameters):
+    ``str(err)`` is its text in the page's language; a text that is no catalogue id stands
+    for itself."""
+
+    def __init__(self, message, /, **params):
+        from pygames.messages import Msg
+
+        self.message = message if isinstance(message, Msg) else Msg(str(message), **params)
+        super().__init__(self.message.id)
+
+    def __str__(self) -> str:
+        from pygames.messages import text
+
+        return text(self.message)
 
 
 def nesting_depth(text: str, limit: int = MAX_DEPTH) -> int:
@@ -57,15 +70,15 @@ def nesting_depth(text: str, limit: int = MAX_DEPTH) -> int:
 def read_json(text, max_size: int = MAX_STORED, max_depth: int = MAX_DEPTH):
     """The JSON value of a stored text, or BadStored (too big, too deep, not JSON)."""
     if not isinstance(text, str):
-        raise BadStored("valeur illisible")
+        raise BadStored("site.bad.value_unreadable")
     if len(text) > max_size:
-        raise BadStored("valeur trop grande")
+        raise BadStored("site.bad.value_too_big")
     if nesting_depth(text, max_depth) > max_depth:
-        raise BadStored("valeur trop imbriquée")
+        raise BadStored("site.bad.value_too_deep")
     try:
         return json.loads(text, parse_constant=_refuse, parse_float=_finite, parse_int=_finite_int)
     except (ValueError, RecursionError, OverflowError):
-        raise BadStored("JSON invalide") from None
+        raise BadStored("site.bad.json") from None
 
 
 def _refuse(word):
@@ -90,11 +103,11 @@ def _finite_int(text):
 def check_saved_match(value) -> dict:
     """A saved game's blob: an object with a `record` object (load_match checks the rest)."""
     if not isinstance(value, dict):
-        raise BadStored("un objet est attendu")
+        raise BadStored("site.bad.object_expected")
     if not isinstance(value.get("record"), dict):
-        raise BadStored("partie absente")
+        raise BadStored("site.bad.no_game")
     if "embed" in value and not isinstance(value["embed"], str):
-        raise BadStored("signature d'intégration illisible")
+        raise BadStored("site.bad.embed_signature")
     return value
 
 
@@ -111,21 +124,21 @@ def check_setup(raw, rules) -> dict:
         return {}
     limits = rules["stored"]
     if not isinstance(raw, str) or _utf16_length(raw) > limits["text"]:
-        raise BadStored("préférences trop grandes")
+        raise BadStored("site.bad.prefs_too_big")
     value = read_json(raw, max_depth=limits["depth"])
     if not isinstance(value, dict):
-        raise BadStored("un objet est attendu")
+        raise BadStored("site.bad.object_expected")
     clean: dict = {}
     game = value.get("game")
     if game is not None:
         if not isinstance(game, str):
-            raise BadStored("règle illisible")
+            raise BadStored("site.bad.ruleset")
         if game in rules["rulesets"]:
             clean["game"] = game
     if "options" in value:
         options = value["options"]
         if not isinstance(options, dict):
-            raise BadStored("options illisibles")
+            raise BadStored("site.bad.options")
         offered = rules["rulesets"][clean["game"]]["options"] if "game" in clean else []
         kept = {}
         for opt in offered:
@@ -142,14 +155,14 @@ def check_setup(raw, rules) -> dict:
     if "players" in value:
         players = value["players"]
         if not isinstance(players, list) or len(players) > limits["players"]:
-            raise BadStored("joueurs illisibles")
+            raise BadStored("site.bad.players")
         kept_players = []
         for p in players:
             if not isinstance(p, dict):
-                raise BadStored("joueur illisible")
+                raise BadStored("site.bad.player")
             name, seat = p.get("name", ""), p.get("seat", "human")
             if not isinstance(name, str) or not isinstance(seat, str):
-                raise BadStored("joueur illisible")
+                raise BadStored("site.bad.player")
             kept_players.append({"name": name[:limits["name"]], "seat": seat[:limits["seat"]]})
         clean["players"] = kept_players
     return clean

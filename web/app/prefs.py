@@ -34,8 +34,8 @@ ALLOWED: dict[str, tuple] = {
 #: The computer's pause between its moves for each speed, in milliseconds (`?pace=MS` in
 #: the URL overrides it).  The page offers them in this order.
 PACE_MS: dict[str, int] = {"lent": 1200, "normal": 650, "rapide": 250, "instant": 0}
-PACE_LABELS: dict[str, str] = {"lent": "Lente", "normal": "Normale", "rapide": "Rapide",
-                               "instant": "Instantanée"}
+#: Each speed's name, as a catalogue id (site domain: "Lente", "Slow"…), looked up when shown.
+PACE_LABELS: dict[str, str] = {speed: f"site.pace.{speed}" for speed in PACE_MS}
 
 
 def pace_seconds(prefs: dict) -> float:

@@ -30,6 +30,7 @@ import zlib
 from guard import BadStored, read_json
 
 from pygames import FAMILIES, GAMES, GameError, Match
+from pygames.messages import text
 
 VERSION = "1"
 KEY = "replay="
@@ -55,7 +56,12 @@ ZDICT = (
 
 
 class ReplayError(ValueError):
-    """A replay link that cannot be shown; the message is French, for the visitor."""
+    """A replay link that cannot be shown; the message is for the visitor, in the page's
+    language (`error`: raised with a catalogue id)."""
+
+
+def error(msg_id: str, **params) -> ReplayError:
+    return ReplayError(text(msg_id, **params))
 
 
 # --- the link's data ---------------------------------------------------------------------
@@ -91,49 +97,49 @@ def decode(data) -> dict:
         try:
             data = bytes(data).decode("ascii")
         except UnicodeDecodeError:
-            raise ReplayError("Ce lien de replay est abîmé\u00a0: il contient des caractères inattendus.") from None
+            raise error("site.replay.bad_chars") from None
     if not isinstance(data, str):
-        raise ReplayError("Ce lien de replay est illisible.")
+        raise error("site.replay.unreadable")
     if len(data) > MAX_PAYLOAD + 2:
-        raise ReplayError("Ce lien de replay est trop long pour être une vraie partie.")
+        raise error("site.replay.too_long")
     data = data.strip()
     version, dot, body = data.partition(".")
     if not dot or not version:
-        raise ReplayError("Ce lien de replay est incomplet (il a peut-être été coupé).")
+        raise error("site.replay.incomplete")
     if version != VERSION:
-        raise ReplayError("Ce lien de replay vient d'une autre version du site\u00a0: il ne peut pas être lu ici.")
+        raise error("site.replay.other_version")
     if not body or not _ALPHABET.fullmatch(body) or len(body) % 4 == 1:
-        raise ReplayError("Ce lien de replay est abîmé\u00a0: il a peut-être été coupé ou modifié.")
+        raise error("site.replay.damaged")
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
     except (binascii.Error, ValueError):
-        raise ReplayError("Ce lien de replay est abîmé\u00a0: il a peut-être été coupé ou modifié.") from None
+        raise error("site.replay.damaged") from None
     try:
         unpacker = zlib.decompressobj(-15, ZDICT)
         raw = unpacker.decompress(packed, MAX_RECORD + 1)
         if len(raw) > MAX_RECORD or unpacker.unconsumed_tail:
-            raise ReplayError("Ce lien de replay contient bien trop de données pour une partie.")
+            raise error("site.replay.too_much_data")
         if not unpacker.eof or unpacker.unused_data:
-            raise ReplayError("Ce lien de replay est abîmé\u00a0: il a peut-être été coupé ou modifié.")
+            raise error("site.replay.damaged")
     except zlib.error:
-        raise ReplayError("Ce lien de replay est abîmé\u00a0: ses données ne se décompressent pas.") from None
+        raise error("site.replay.no_inflate") from None
     try:
         text = raw.decode("utf-8")
         record = read_json(text, MAX_RECORD, MAX_DEPTH)
     except (UnicodeDecodeError, BadStored):
-        raise ReplayError("Ce lien de replay est abîmé\u00a0: la partie qu'il contient est illisible.") from None
+        raise error("site.replay.bad_game") from None
     return check_record(record)
 
 
 def check_record(record) -> dict:
     """The record's shape, before the rules replay it (which checks the rest)."""
     if not isinstance(record, dict):
-        raise ReplayError("Ce lien de replay ne contient pas une partie.")
+        raise error("site.replay.not_a_game")
     actions = record.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise ReplayError("Ce lien de replay ne contient pas de liste de coups lisible.")
+        raise error("site.replay.no_moves_list")
     if len(actions) > MAX_ACTIONS:
-        raise ReplayError("Ce lien de replay contient bien trop de coups pour une partie.")
+        raise error("site.replay.too_many_moves")
     return record
 
 
@@ -146,13 +152,13 @@ def load(data, family_id: str) -> "Replay":
     game = GAMES.get(record.get("game")) if isinstance(record.get("game"), str) else None
     if game is not None and game.family != family_id:
         title = FAMILIES[game.family].title
-        raise ReplayError(f"Ce replay est une partie de {title}\u00a0: il s'ouvre sur la page de ce jeu, pas ici.")
+        raise error("site.replay.other_family", title=str(title))
     try:
         match = Match.from_record(record, GAMES)
     except GameError as err:  # BadRecord: an unknown game, bad players, an illegal move…
-        raise ReplayError(f"Ce replay ne peut pas être rejoué\u00a0: {short(str(err))}") from None
+        raise error("site.replay.not_replayable", why=short(str(err))) from None
     except RecursionError:
-        raise ReplayError("Ce lien de replay est illisible.") from None
+        raise error("site.replay.unreadable") from None
     return Replay(match)
 
 
@@ -189,7 +195,7 @@ class Replay:
         if not self.positions:  # nothing but the first state (the record holds no action)
             self.positions.append((0, match.first_state()))
         if self.positions[0][1].is_chance():
-            raise ReplayError("Ce replay ne contient aucun coup à montrer.")
+            raise error("site.replay.empty")
 
     @property
     def last(self) -> int:

@@ -21,7 +21,7 @@ from dom import by_id, clear, el, on, pieces_of, said, set_text, show, spawn
 from pyscript import document, window
 from replay import ReplayError, from_fragment, link, load
 
-from pygames.messages import Name, plain, render
+from pygames.messages import Msg, Name, Series, plain, render, text
 
 MIN_DELAY = 0.1  # seconds between two steps of the automatic play, at the fastest
 #: The Lecture's speeds (the select beside it): seconds per step.
@@ -84,8 +84,8 @@ class Share:
         url = link(page_url(), match.to_record())
         field = by_id("share-link")
         field.value = url
-        steps = "partie terminée" if match.state.is_terminal() else "partie en cours"
-        by_id("share-size").textContent = f"{steps}, lien de {len(url)} caractères"
+        size = "site.share.size_finished" if match.state.is_terminal() else "site.share.size_ongoing"
+        by_id("share-size").textContent = text(size, n=len(url))
         by_id("share-status").textContent = ""
         dialog.showModal()
         self._copy()
@@ -110,10 +110,7 @@ class Share:
         field, status = by_id("share-link"), by_id("share-status")
         field.focus()
         field.select()
-        status.textContent = (
-            "Lien copié dans le presse-papiers\u00a0: collez-le dans un message." if ok else
-            "Copie automatique impossible ici\u00a0: le lien est sélectionné, copiez-le (Ctrl+C ou appui long)."
-        )
+        status.textContent = text("site.share.copied" if ok else "site.share.not_copied")
 
 
 class ReplayView:
@@ -149,7 +146,7 @@ class ReplayView:
             self._fail(str(err))
             return
         except Exception:  # never a page that breaks on a link
-            self._fail("Ce lien de replay est illisible.")
+            self._fail(text("site.replay.unreadable"))
             return
         match = self.replay.match
         # The seats as they were: the views describe a step as it was announced then (e.g.
@@ -157,14 +154,11 @@ class ReplayView:
         shell.put_match(match)
         shell.update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id
-        by_id("replay-title").textContent = f"Replay\u00a0: {match.game.title}"
+        by_id("replay-title").textContent = text("site.replay.title", title=str(match.game.title))
         names = match.names
-        about = said(f"{len(names)} joueur{'s' if len(names) > 1 else ''}\u00a0: ")
-        for i, name in enumerate(names):
-            about += said(", " if i else "", Name(name))
-        about += said(" · " + ("partie terminée" if self.replay.finished
-                               else "partie en cours au moment du partage"))
-        set_text(by_id("replay-about"), about)
+        state = Msg("site.replay.finished" if self.replay.finished else "site.replay.ongoing")
+        set_text(by_id("replay-about"), render("site.replay.about", n=len(names),
+                                               players=Series(Name(name) for name in names), state=state))
         show(by_id("replay-body"), True)
         self._bind()
         show(by_id("table"), True)
@@ -173,7 +167,7 @@ class ReplayView:
         by_id("replay-play").focus()
 
     def _fail(self, message):
-        by_id("replay-title").textContent = "Replay impossible"
+        by_id("replay-title").textContent = text("site.replay.failed_title")
         show(by_id("replay-body"), False)
         note = by_id("replay-error")
         note.textContent = message  # text only: a hostile link shows as text
@@ -206,10 +200,7 @@ class ReplayView:
         if k == 0:
             shell.put_match(replay.match_at(0))
             view.adopt(shell.match)
-            text = said("Début de la partie\u00a0: ")
-            for i, name in enumerate(shell.match.names):
-                text += said(", " if i else "", Name(name))
-            text += said(".")
+            step = render("site.replay.start", players=Series(Name(name) for name in shell.match.names))
         else:
             # As in a game played live: the position before the step, then the step.
             shell.put_match(replay.match_at(k - 1))
@@ -217,24 +208,23 @@ class ReplayView:
             shell.put_match(replay.match_at(k))
             _actor, action, before = replay.move(k)
             view.moved(before, action, shell.match.state)
-            text = pieces_of(view.describe(before, action, shell.match.state))
+            step = pieces_of(view.describe(before, action, shell.match.state))
             if k == replay.last and replay.finished:
                 outcome = shell.match.outcome()
-                reason = render(shell.family.text.reason(outcome, shell.match.names)) if outcome else []
-                if reason and plain(reason) not in plain(text):
-                    text = text + said(" Fin de la partie\u00a0: ") + reason
+                reason = shell.family.text.reason(outcome, shell.match.names) if outcome else None
+                if reason is not None and plain(render(reason)) not in plain(step):
+                    step = step + said(" ") + render("site.replay.end", reason=reason)
         view.render()
-        shell.hint("Replay en lecture seule\u00a0: avancez coup par coup ou lancez la lecture.")
-        position = f"coup {k} / {replay.last}"
-        by_id("replay-pos").textContent = position
-        set_text(by_id("replay-step"), text)
+        shell.hint(text("site.replay.hint"))
+        by_id("replay-pos").textContent = text("site.replay.position", k=k, last=replay.last)
+        set_text(by_id("replay-step"), step)
         by_id("replay-first").disabled = k == 0
         by_id("replay-back").disabled = k == 0
         by_id("replay-next").disabled = k == replay.last
         by_id("replay-last").disabled = k == replay.last
         self._play_label()
         if announce:
-            shell.announce(f"Coup {k} sur {replay.last}. {text}")
+            shell.announce(render("site.replay.step", k=k, last=replay.last) + said(" ") + step)
 
     def on_key(self, event):
         """← → step, Début/Fin (Home/End) go to either end; not when focus is on a control
@@ -266,7 +256,7 @@ class ReplayView:
         self.playing = True
         self.generation += 1
         self._play_label()
-        self.shell.announce("Lecture automatique.")
+        self.shell.announce(text("site.replay.autoplay"))
         spawn(self._autoplay(self.generation))
 
     def pause(self, quiet=False):
@@ -276,7 +266,7 @@ class ReplayView:
         self.generation += 1
         self._play_label()
         if not quiet:
-            self.shell.announce(f"Pause, coup {self.k} sur {self.replay.last}.")
+            self.shell.announce(text("site.replay.paused", k=self.k, last=self.replay.last))
 
     async def _autoplay(self, generation):
         while generation == self.generation and self.k < self.replay.last:
@@ -292,5 +282,6 @@ class ReplayView:
         button = by_id("replay-play")
         clear(button)
         button.appendChild(el("span", "❚❚" if self.playing else "▶", "replay-icon", aria_hidden="true"))
-        button.appendChild(document.createTextNode(" Pause" if self.playing else " Lecture"))
-        button.setAttribute("aria-label", "Mettre en pause" if self.playing else "Lecture automatique")
+        state = "pause" if self.playing else "play"
+        button.appendChild(document.createTextNode(" " + text(f"site.replay.{state}")))
+        button.setAttribute("aria-label", text(f"site.replay.{state}_label"))

@@ -11,7 +11,7 @@ into action notations.  The shell owns the rest, the same for every game:
   before and after Python starts; the shell adopts it (a "Commencer" clicked early starts
   the game as soon as Python is ready) and adds whatever the view adds (e.g. a starting
   position);
-* saving after every action and resuming, with a French notice for a save it cannot read;
+* saving after every action and resuming, with a notice for a save it cannot read;
   and keeping the table as drawn, which js/view-early.js shows at once on the next visit;
 * the computer's loop, with its pace and a generation counter so that a loop left over
   from an earlier game never plays in a new one;
@@ -57,17 +57,15 @@ from tabs import Drive
 
 from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, NewerRecord, Player, load_match
 from pygames.core import bot_for, default_name
-from pygames.messages import Msg, Name, plain, render
+from pygames.messages import Msg, Name, plain, render, text
 
 DEFAULT_PACE_MS = 650
 
 
-NEWER_SAVED = ("Cette partie a été enregistrée par une version plus récente du site, que cette page "
-               "ne sait pas lire. Elle reste enregistrée telle quelle\u00a0: rechargez la page pour "
-               "passer à la nouvelle version et la reprendre.")
-NEWER_ELSEWHERE = ("La partie a continué dans un autre onglet, avec une version plus récente du site. "
-                   "Cette page s'arrête pour ne rien effacer\u00a0: rechargez-la pour reprendre la partie "
-                   "là où elle en est.")
+#: The notices when a newer version of the site holds the saved game (catalogue ids: the
+#: words are looked up when shown, never at import, shell.speak).
+NEWER_SAVED = "site.newer.saved"
+NEWER_ELSEWHERE = "site.newer.elsewhere"
 
 
 class Shell:
@@ -129,15 +127,12 @@ class Shell:
                 self._resume(check_saved_match(read_json(saved)))
                 return
             except NewerRecord:  # not corrupt: kept in place, for the newer version
-                self._halt(NEWER_SAVED, aside=saved)
+                self._halt(text(NEWER_SAVED), aside=saved)
                 return
             except Exception as err:  # no stored value may stop the page from starting
                 self.set_aside(self.store_key, saved)
-                why = str(err) if isinstance(err, (GameError, BadStored)) else "sauvegarde illisible"
-                self.show_setup(
-                    f"La partie enregistrée n'a pas pu être reprise ({short(why, 200)}). "
-                    "Elle a été mise de côté\u202f; une nouvelle partie vous attend."
-                )
+                why = str(err) if isinstance(err, (GameError, BadStored)) else text("site.bad.save_unreadable")
+                self.show_setup(text("site.resume.failed", why=short(why, 200)))
                 return
         self.show_setup()
 
@@ -164,7 +159,7 @@ class Shell:
         self.last_saved = None
         self.match = None
         show(by_id("error-aside"), False)
-        self.show_setup("La partie de la version plus récente a été mise de côté.")
+        self.show_setup(text("site.newer.set_aside"))
 
     def set_aside(self, key, raw):
         """Move a stored value the page cannot use out of the way, keeping it (bounded)
@@ -178,7 +173,7 @@ class Shell:
     def _resume(self, blob):
         match = load_match(blob.get("record"), self._sampler())
         if match.game.family != self.family.id:
-            raise BadRecord("Cette sauvegarde est celle d'un autre jeu.")
+            raise BadRecord("site.resume.other_game")
         self._adopt(match)
         self.last_saved = storage.get(self.store_key)
         self.halted = False  # (a tab stopped by a newer version's game follows a readable one again)
@@ -191,7 +186,7 @@ class Shell:
         if self.match.state.is_terminal():
             self.show_end()
             return
-        self.announce("Partie reprise.")
+        self.announce(text("site.resume.done"))
         self.schedule_bots()
 
     def _sampler(self):
@@ -304,13 +299,13 @@ class Shell:
                 item.appendChild(el("bdi", players[p].name, "name"))
                 item.appendChild(el("span", self.view.score_text(p, scores[p]), "score"))
                 if len(group) > 1:
-                    item.appendChild(el("span", " (ex aequo)"))
+                    item.appendChild(el("span", " " + text("site.end.tied")))
                 lines = self.view.score_lines(p)
                 if lines:  # one line each (not a list: the ranking's items stay its players)
                     box = el("span", None, "score-lines")
                     for n, line in enumerate(lines):
                         if n:
-                            box.appendChild(el("span", "\u202f; ", "sr-only"))
+                            box.appendChild(el("span", text("site.end.lines_sep"), "sr-only"))
                         box.appendChild(el("span", line, "score-line"))
                     item.appendChild(box)
                 ranking.appendChild(item)
@@ -358,8 +353,7 @@ class Shell:
             return check_setup(raw, json.loads(by_id("setup-data").textContent))
         except BadStored as err:
             self.set_aside(self.setup_key, raw)
-            self.setup_notice = (f"Les préférences enregistrées étaient illisibles ({err})\u00a0: "
-                                 "elles ont été mises de côté.")
+            self.setup_notice = text("site.prefs.set_aside", why=str(err))
             return {}
 
     def _build_setup(self):
@@ -378,7 +372,7 @@ class Shell:
                 early.reset()
         form.setAttribute("data-owner", "python")
         start = by_id("start")
-        start.textContent = "Commencer la partie"
+        start.textContent = text("site.setup.start")
         start.removeAttribute("aria-busy")
         show(by_id("setup-error"), False)
         self.view.build_setup_extra(by_id("setup-extra"), self._chosen_game())
@@ -450,7 +444,7 @@ class Shell:
         self._adopt(match)
         self.save(replace=True)
         self.show_table()
-        self.announce(f"Nouvelle partie\u00a0: {match.game.title}.")
+        self.announce(text("site.game.new", title=str(match.game.title)))
         self.schedule_bots()
         if focus:
             self.view.focus()
@@ -461,9 +455,8 @@ class Shell:
 
     def _on_quit(self, event):
         if self.match and not self.match.state.is_terminal():
-            ask("Abandonner la partie en cours\u00a0?",
-                "Elle est effacée de cet appareil, et une nouvelle partie se prépare.",
-                "Abandonner la partie", self._quit, cancel="Continuer la partie")
+            ask(text("site.quit.title"), text("site.quit.text"), text("site.quit.accept"), self._quit,
+                cancel=text("site.quit.cancel"))
             return
         self._quit()
 
@@ -517,12 +510,12 @@ class Shell:
         after = self.match.advance_chance()
         self.view.moved(before, action, after)
         self.save()
-        text = self.flow.cheer(before, action, plain(pieces_of(self.view.describe(before, action, after))),
+        said = self.flow.cheer(before, action, plain(pieces_of(self.view.describe(before, action, after))),
                                by_bot)
-        self.announce(text)
+        self.announce(said)
         self.view.render()
         self.flow.mark_turn()
-        self.tools.played(ply, text)
+        self.tools.played(ply, said)
         if self.match.state.is_terminal():
             self.show_end()
             self.flow.won()
@@ -552,7 +545,7 @@ class Shell:
         try:
             await self._bot_loop(generation)
         except Exception as err:  # a bot must never stall the game silently
-            self.announce(f"L'ordinateur s'est arrêté\u00a0: {err}")
+            self.announce(text("site.bot.stopped", error=str(err)))
             raise
         finally:
             if self.bots_running == generation:
@@ -599,7 +592,7 @@ class Shell:
                     fallback = "simple" if "simple" in self.match.game.seats else None
                     if fallback is None:
                         raise
-                    self.announce(f"{err} L'ordinateur joue en mode facile.")
+                    self.announce(text("site.bot.downgraded", error=str(err)))
                     level = fallback
                     self._downgrade(seat)
             self.bot_players[seat] = bot_for(self.match.game, level, tables)
@@ -609,8 +602,8 @@ class Shell:
         """Say on the table, beside each such player's name, that this seat plays simpler."""
         self.downgraded.add(seat)
         for badge in document.querySelectorAll(f'#table .bot[data-seat="{seat}"]'):
-            text = bot_badge_text(seat, True)
-            badge.textContent = f" ({text})" if badge.hasAttribute("data-paren") else text
+            badge_text = bot_badge_text(seat, True)
+            badge.textContent = f" ({badge_text})" if badge.hasAttribute("data-paren") else badge_text
 
     async def load_tables(self, quiet=False):
         """The solved tables of this game's rules and options, fetched once: callers at the
@@ -619,7 +612,7 @@ class Shell:
         name = self.family.game_tables(game, options)
         if name not in self.tables:
             if not quiet:
-                self.hint("Chargement des tables de l'expert…")
+                self.hint(text("site.tables.loading"))
             self.tables[name] = asyncio.ensure_future(self._fetch_tables(self.family, name))
         try:
             return await self.tables[name]
@@ -638,7 +631,7 @@ class Shell:
         except Exception:
             ok = False
         if not ok:
-            raise GameError("Les tables de l'expert n'ont pas pu être chargées.")
+            raise GameError("site.tables.failed")
         return family.load_tables(data)
 
     # --- the advisor and the analysis (their contents come from the view) --------------
@@ -653,7 +646,7 @@ class Shell:
         self.view.layout_changed()
         show(panel, True)
         clear(panel)
-        panel.appendChild(el("p", "Le conseiller réfléchit…", "hint"))
+        panel.appendChild(el("p", text("site.advice.thinking"), "hint"))
         spawn(self._show_advice(self.generation, len(self.match.history)))
 
     def close_advice(self):
@@ -695,7 +688,7 @@ class Shell:
             return
         by_id("analyse").setAttribute("aria-expanded", "true")
         show(panel, True)
-        self._fill(panel, [el("p", "Analyse en cours…", "hint")])
+        self._fill(panel, [el("p", text("site.analysis.running"), "hint")])
         spawn(self._show_analysis())
 
     async def _show_analysis(self):
@@ -728,23 +721,19 @@ class Shell:
             blob["finished"] = True
         if self.embed:
             blob["embed"] = self.embed.signature
-        text = json.dumps(blob)
-        saved = storage.set(self.store_key, text)
+        data = json.dumps(blob)
+        saved = storage.set(self.store_key, data)
         if not saved and storage.get(self.view_key) is not None:
             storage.remove(self.view_key)  # the drawing gives way to the game itself
-            saved = storage.set(self.store_key, text)
+            saved = storage.set(self.store_key, data)
         if saved:
-            self.last_saved = text
+            self.last_saved = data
             self._store_view()
             show(by_id("save-trouble"), False)
         elif not document.documentElement.hasAttribute("data-no-storage"):  # the frame says so
-            by_id("save-trouble-text").textContent = (
-                "La partie n'a pas pu être enregistrée\u00a0: la mémoire de ce site dans le navigateur "
-                "est pleine (ou refusée). Elle continue, mais serait perdue en quittant la page. "
-                "Libérez la place ou téléchargez la partie."
-            )
+            by_id("save-trouble-text").textContent = text("site.save.full")
             show(by_id("save-trouble"), True)
-            self.announce("La partie n'a pas pu être enregistrée.")
+            self.announce(text("site.save.failed"))
 
     # --- saving trouble, other tabs, a downloaded game ----------------------------------
 
@@ -771,15 +760,11 @@ class Shell:
 
         def still_full():
             if not by_id("save-trouble").hidden:
-                by_id("save-trouble-text").textContent = (
-                    "Toujours impossible d'enregistrer\u00a0: la place est prise par d'autres "
-                    "données du navigateur. Téléchargez la partie pour la garder.")
+                by_id("save-trouble-text").textContent = text("site.save.still_full")
 
         if others:
-            ask(f"Effacer les {len(others)} autres données enregistrées par ce site\u00a0?"
-                if len(others) > 1 else "Effacer l'autre donnée enregistrée par ce site\u00a0?",
-                "Les parties d'autres jeux et les préférences de ce site sur cet appareil.",
-                "Effacer", clear_others, on_cancel=still_full)
+            ask(text("site.free.title", n=len(others)), text("site.free.text"),
+                text("site.free.accept"), clear_others, on_cancel=still_full)
         else:
             still_full()
 
@@ -787,10 +772,10 @@ class Shell:
         """The game as a JSON record (what `python -m pygames replay` and this page read)."""
         if not self.match:
             return
-        text = json.dumps(self.match.to_record(), ensure_ascii=False, indent=1)
-        blob = window.Blob.new([text], {"type": "application/json"})
+        data = json.dumps(self.match.to_record(), ensure_ascii=False, indent=1)
+        blob = window.Blob.new([data], {"type": "application/json"})
         url = window.URL.createObjectURL(blob)
-        link = el("a", None, href=url, download=f"{self.match.game.id}-partie.json")
+        link = el("a", None, href=url, download=text("site.file.game", game=self.match.game.id))
         document.body.appendChild(link)
         link.click()
         link.remove()
@@ -805,16 +790,16 @@ class Shell:
         error = by_id("setup-error")
         try:
             if file.size > 2_000_000:
-                raise BadStored("fichier trop grand")
+                raise BadStored("site.bad.file_too_big")
             record = read_json(await file.text())
             if isinstance(record, dict) and isinstance(record.get("record"), dict):
                 record = record["record"]  # a saved blob works too
             match = load_match(record, self._sampler())
             if match.game.family != self.family.id:
-                raise BadRecord(f"Cette partie est une partie de {match.game.title}.")
+                raise BadRecord("site.load.other_family", title=str(match.game.title))
         except Exception as err:
-            why = str(err) if isinstance(err, (GameError, BadStored)) else "fichier illisible"
-            error.textContent = short(f"Cette partie n'a pas pu être reprise\u00a0: {why}")
+            why = str(err) if isinstance(err, (GameError, BadStored)) else text("site.bad.file_unreadable")
+            error.textContent = short(text("site.load.failed", why=why))
             show(error, True)
             return
         self.drive.take()
@@ -845,26 +830,26 @@ class Shell:
         if current != self.last_saved:
             self._follow(current)
 
-    def _follow(self, text):
-        self.last_saved = text
-        if text is None:
+    def _follow(self, saved):
+        self.last_saved = saved
+        if saved is None:
             if not by_id("setup").hidden:
                 return
             self.generation += 1  # stops this tab's computer players
             self.match = None
-            self.show_setup("La partie a été abandonnée dans un autre onglet.")
+            self.show_setup(text("site.follow.abandoned"))
             return
         try:
-            self._resume(check_saved_match(read_json(text)))
+            self._resume(check_saved_match(read_json(saved)))
         except NewerRecord:
-            self._halt(NEWER_ELSEWHERE)
+            self._halt(text(NEWER_ELSEWHERE))
             return
         except Exception:  # the other tab's value is unreadable: kept aside, ours goes on
-            self.set_aside(self.store_key, text)
+            self.set_aside(self.store_key, saved)
             self.last_saved = None
             self.save()
             return
-        self.hint("La partie a avancé dans un autre onglet\u00a0: la voici telle qu'elle y est.")
+        self.hint(text("site.follow.moved"))
 
     def stale(self):
         """True (after catching up) if another tab changed the saved game since this one
@@ -884,7 +869,7 @@ class Shell:
         try:
             self.embed = parse_embed(window.location.search, self.family.id)
         except EmbedError as err:
-            by_id("error-text").textContent = f"Ce jeu intégré est mal configuré\u00a0: {err}"
+            by_id("error-text").textContent = text("site.embed.misconfigured", why=str(err))
             show(by_id("error-reload"), False)
             self.show_screen("error")
             return False
@@ -902,8 +887,7 @@ class Shell:
             stale = False  # unreadable: start() sets it aside and says so
         if stale:
             self.set_aside(self.store_key, saved)
-            self.setup_notice = ("La partie enregistrée ici l'a été avec d'autres réglages de ce jeu "
-                                 "intégré\u00a0: elle a été mise de côté\u202f; une nouvelle partie vous attend.")
+            self.setup_notice = text("site.embed.stale")
         return True
 
     def _embed_setup(self):
@@ -1008,7 +992,7 @@ def main(family_id):
     try:
         shell.start()
     except Exception as err:  # never a blank page
-        by_id("error-text").textContent = f"Le jeu n'a pas pu démarrer\u00a0: {err}"
+        by_id("error-text").textContent = text("site.start.failed", error=str(err))
         shell.show_screen("error")
         raise
     # The page's one ready signal (README, "window.pygames"), and when it came.

@@ -7,13 +7,15 @@ played, each name's wins, best and average scores, what the view counts as highl
 (its optional `highlights(match)` hook, e.g. {"Yams": 2}), a chart of the scores (SVG
 built node by node, with a text alternative) and the last games; export, import and
 clear.  Nothing here may stop a game: a store it cannot read is set aside (as the shell
-does for any stored value) with a French notice, and a store it cannot write leaves the
+does for any stored value) with a notice, and a store it cannot write leaves the
 end screen as it is, with a note.
 
-View hooks (optional): `highlights(match)` → {label: count} for a finished game (e.g.
-{"Yams réalisés": 2}, summed over the games of a ruleset);
+View hooks (optional): `highlights(match)` → {label: count} for a finished game, a label
+being a catalogue id (e.g. {"site.highlight.yams_made": 2}, summed over the games of a
+ruleset; a French label of an older page is read as its id, stats.LEGACY_HIGHLIGHTS);
 `stats_value(score)` → the number a player reads for a game score (the 421 counts tokens,
-fewer is better: its scores are minus the tokens) and `stats_unit` (e.g. "jetons");
+fewer is better: its scores are minus the tokens) and `stats_unit` (e.g. "jetons": the
+catalogue's ``site.stats.unit.jetons``);
 `stats_columns` and `stats_record` (view.py): each player's figures in the game's sense of
 better.  Every figure is a player's (a name's), never a mean over every seat: the headline
 is the record and who holds it; the chart alone shows every seat's scores, and says so.
@@ -22,10 +24,12 @@ is the record and who holds it; the chart alone shows every seat's scores, and s
 
 import stats
 from ask import ask
-from dom import by_id, clear, el, later, on, row, show, spawn, storage
+from dom import by_id, clear, el, later, on, row, set_text, show, spawn, storage
 from guard import BadStored, read_json, short
 from pyscript import document, window
 from pyscript.ffi import to_js
+
+from pygames.messages import Msg, Name, Series, catalogue, render, text
 
 SVG = "http://www.w3.org/2000/svg"
 CHART_W, CHART_H, CHART_TOP, CHART_BOTTOM = 320, 130, 16, 22
@@ -36,6 +40,18 @@ def svg(tag, **attrs):
     for name, value in attrs.items():
         node.setAttribute(name.rstrip("_").replace("_", "-"), str(value))
     return node
+
+
+def unit_text(unit: str) -> str:
+    """The name of a view's `stats_unit`: ``site.stats.unit.<unit>`` ("points", "jetons"),
+    or the unit as a catalogue id of its own (else as it is)."""
+    key = f"site.stats.unit.{unit}"
+    return text(key if catalogue().get(key) is not None else unit)
+
+
+def said_text(said) -> str:
+    """A stored score as shown: its message's text, or the stored text as it is."""
+    return text(said) if isinstance(said, Msg) else str(said)
 
 
 class StatsView:
@@ -61,7 +77,7 @@ class StatsView:
         on(by_id("stats-trouble-ok"), "click", lambda e: show(by_id("stats-trouble"), False))
         again = by_id("again")
         if again and not by_id("end-stats"):
-            button = el("button", "Statistiques", "ghost", type="button", id="end-stats",
+            button = el("button", text("site.stats.button"), "ghost", type="button", id="end-stats",
                         aria_haspopup="dialog")
             again.parentNode.appendChild(button)
             on(button, "click", lambda e: self.open())
@@ -79,17 +95,14 @@ class StatsView:
             return stats.load(raw)
         except stats.NewerStats:
             self.newer = True
-            self._trouble("Les statistiques ont été enregistrées par une version plus récente du site\u00a0: "
-                          "elles sont gardées telles quelles. Rechargez la page pour passer à cette "
-                          "version et les retrouver.")
+            self._trouble(text("site.stats.newer"))
             return stats.empty()
         except BadStored as err:
             why = str(err)
         except Exception:
-            why = "valeur illisible"
+            why = text("site.bad.value_unreadable")
         self.shell.set_aside(stats.STATS_KEY, raw)
-        self._trouble(f"Les statistiques enregistrées étaient illisibles ({short(why, 120)})\u00a0: "
-                      "elles ont été mises de côté et repartent de zéro.")
+        self._trouble(text("site.stats.set_aside", why=short(why, 120)))
         return stats.empty()
 
     def write(self, store):
@@ -115,7 +128,7 @@ class StatsView:
         try:
             self._record(match)
         except Exception as err:  # the game is over and shown: statistics are a bonus
-            self._end_note(f"Cette partie n'a pas pu être comptée dans les statistiques ({short(str(err), 80)}).")
+            self._end_note(text("site.stats.not_counted", why=short(str(err), 80)))
 
     def _record(self, match):
         view = self.shell.view
@@ -140,11 +153,9 @@ class StatsView:
             if self.dialog.open:
                 self.render()
         elif self.newer:
-            self._end_note("Cette partie n'est pas comptée\u00a0: les statistiques sont celles d'une version "
-                           "plus récente du site. Rechargez la page pour y passer.")
+            self._end_note(text("site.stats.not_counted_newer"))
         else:
-            self._end_note("Cette partie n'a pas pu être ajoutée aux statistiques\u00a0: la mémoire "
-                           "de ce site dans le navigateur est pleine.")
+            self._end_note(text("site.stats.not_added_full"))
 
     def _end_note(self, text):
         note = by_id("stats-end-note")
@@ -184,15 +195,14 @@ class StatsView:
                 section.appendChild(el("h3", game.title))
             if summary is None:
                 if len(family.games) > 1:
-                    section.appendChild(el("p", "Aucune partie terminée.", "hint"))
+                    section.appendChild(el("p", text("site.stats.none_ruleset"), "hint"))
                     body.appendChild(section)
                 continue
             counted = True
             self._ruleset(section, game, summary, store)
             body.appendChild(section)
         if not counted:
-            body.insertBefore(el("p", "Aucune partie terminée pour l'instant sur cet appareil\u00a0: "
-                                      "les parties finies s'ajoutent ici.", "hint"), body.firstChild)
+            body.insertBefore(el("p", text("site.stats.none"), "hint"), body.firstChild)
         self._history(body, store)
         by_id("stats-clear").disabled = stats.is_empty(store)
 
@@ -200,18 +210,18 @@ class StatsView:
         return self.shell.view.stats_value(score)
 
     def _fmt(self, score):
-        return stats.french_number(None if score is None else self._value(score))
+        return stats.shown_number(None if score is None else self._value(score))
 
     def _ruleset(self, section, game, summary, store):
         view = self.shell.view
-        unit = view.stats_unit
+        unit = unit_text(view.stats_unit)
         facts = el("dl", None, "stats-facts")
-        items = [("Parties jouées", str(summary["played"]))]
+        items = [(text("site.stats.played"), str(summary["played"]))]
         record = summary["record"]
         if record and view.stats_record:  # one player's best, never a mean of every seat
-            items.append((f"Record ({unit})",
+            items.append((text("site.stats.record", unit=unit),
                           f"{self._fmt(record['score'])}, {', '.join(record['names'])}"))
-        items += [(label, str(n)) for label, n in summary["highlights"].items()]
+        items += [(stats.highlight_label(label), str(n)) for label, n in summary["highlights"].items()]
         for term, value in items:
             box = el("div")
             box.appendChild(el("dt", term))
@@ -220,26 +230,25 @@ class StatsView:
         section.appendChild(facts)
         # Each name's line.
         table = el("table", None, "stats-players")
-        sense = (f"en {unit}" if view.stats_record
-                 else f"moyenne\u00a0: {unit} en fin de partie, moins c'est mieux")
-        table.appendChild(el("caption", f"Joueurs — {game.title} ({sense})"))
+        sense = text("site.stats.sense" if view.stats_record else "site.stats.sense_fewer", unit=unit)
+        table.appendChild(el("caption", text("site.stats.players_caption", title=str(game.title), sense=sense)))
         thead = el("thead")
-        heads = {"best": "Meilleur", "average": "Moyenne"}
+        heads = {"best": "site.stats.col.best", "average": "site.stats.col.average"}
         columns = [c for c in view.stats_columns if c in heads]
-        thead.appendChild(row(("Joueur", "Parties", "Victoires", "Taux")
-                              + tuple(heads[c] for c in columns), tag="th", scope="col"))
+        thead.appendChild(row(tuple(text(f"site.stats.col.{c}") for c in ("player", "played", "wins", "rate"))
+                              + tuple(text(heads[c]) for c in columns), tag="th", scope="col"))
         table.appendChild(thead)
         tbody = el("tbody")
         for p in summary["players"]:
             cell = el("th", None, scope="row")
             cell.appendChild(el("bdi", p["name"], "name"))
-            rate = "—" if p["rate"] is None else f"{round(100 * p['rate'])}\u00a0%"
+            rate = "—" if p["rate"] is None else text("format.percent", n=round(100 * p["rate"]))
             tbody.appendChild(row((cell, str(p["played"]), str(p["wins"]), rate)
                                   + tuple(self._fmt(p[c]) for c in columns)))
         table.appendChild(tbody)
         # Scrolls sideways on a narrow phone; focusable, so the keyboard can scroll it too.
         wrap = el("div", None, "stats-scroll", tabindex="0", role="region",
-                  aria_label=f"Joueurs — {game.title}")
+                  aria_label=text("site.stats.players_region", title=str(game.title)))
         wrap.appendChild(table)
         section.appendChild(wrap)
         scores = store["rulesets"][game.id]["scores"]
@@ -249,10 +258,10 @@ class StatsView:
         """Bars of the score distribution; the figure's text (and a table) say the same."""
         bins = stats.histogram(values)
         figure = el("figure", None, "stats-chart")
-        label = (f"Répartition des {len(values)} derniers scores ({unit}), tous joueurs — {game.title}"
-                 if len(values) > 1 else f"Répartition des scores ({unit}) — {game.title}")
+        label = text("site.stats.chart_many" if len(values) > 1 else "site.stats.chart_one",
+                     n=len(values), unit=unit, title=str(game.title))
         caption = el("figcaption", label)
-        words = "; ".join(f"{self._range(lo, hi)}\u00a0: {n}" for lo, hi, n in bins)
+        words = "; ".join(text("site.stats.chart_bin", range=self._range(lo, hi), n=n) for lo, hi, n in bins)
         top = max((n for _, _, n in bins), default=1) or 1
         drawing = svg("svg", viewBox=f"0 0 {CHART_W} {CHART_H}", role="img",
                       aria_label=f"{label}. {words}.", focusable="false")
@@ -274,15 +283,16 @@ class StatsView:
             count.textContent = str(n)
             drawing.appendChild(count)
             tick = svg("text", x=round(x + step * 0.38, 1), y=CHART_H - 6, class_="tick")
-            tick.textContent = stats.french_number(lo)
+            tick.textContent = stats.shown_number(lo)
             drawing.appendChild(tick)
         figure.appendChild(drawing)
         figure.appendChild(caption)
         # The same figures as a table, for whoever prefers to read them.
         details = el("details", None, "stats-chart-table")
-        details.appendChild(el("summary", "Voir les chiffres"))
+        details.appendChild(el("summary", text("site.stats.see_figures")))
         table = el("table")
-        table.appendChild(row((f"Score ({unit})", "Nombre"), tag="th", scope="col"))
+        table.appendChild(row((text("site.stats.col.score", unit=unit), text("site.stats.col.count")),
+                             tag="th", scope="col"))
         for lo, hi, n in bins:
             table.appendChild(row((self._range(lo, hi), str(n))))
         details.appendChild(table)
@@ -291,7 +301,8 @@ class StatsView:
 
     @staticmethod
     def _range(lo, hi):
-        return stats.french_number(lo) if lo == hi else f"de {stats.french_number(lo)} à {stats.french_number(hi)}"
+        number = stats.shown_number
+        return number(lo) if lo == hi else text("site.stats.range", lo=number(lo), hi=number(hi))
 
     def _history(self, body, store):
         games = stats.recent(store, self.shell.family.id)
@@ -299,12 +310,12 @@ class StatsView:
             return
         titles = {g.id: g.title for g in self.shell.family.games}
         section = el("section", None, "stats-history")
-        section.appendChild(el("h3", "Dernières parties"))
+        section.appendChild(el("h3", text("site.stats.recent")))
         listing = el("ol", None, "stats-games")
         for entry in games:
             item = el("li")
             when = window.Date.new(entry["date"])
-            shown = when.toLocaleString("fr-FR", to_js({"dateStyle": "short", "timeStyle": "short"}))
+            shown = when.toLocaleString(text("site.stats.locale"), to_js({"dateStyle": "short", "timeStyle": "short"}))
             item.appendChild(el("time", str(shown), "stats-when",
                                 datetime=entry["date"]))
             if len(titles) > 1:
@@ -314,17 +325,13 @@ class StatsView:
                 if i:
                     players.appendChild(document.createTextNode(", "))
                 players.appendChild(el("bdi", p["name"], "name"))
-                players.appendChild(document.createTextNode(f" {p['text']}"))
+                players.appendChild(document.createTextNode(f" {said_text(stats.said(p))}"))
             item.appendChild(players)
             if entry["winners"]:
                 who = el("span", None, "stats-winner")
-                who.appendChild(document.createTextNode(
-                    "Égalité\u00a0: " if entry["draw"]
-            else ("Gagnant\u00a0: " if len(entry["winners"]) == 1 else "Gagnants\u00a0: ")))
-                for i, name in enumerate(entry["winners"]):
-                    if i:
-                        who.appendChild(document.createTextNode(", "))
-                    who.appendChild(el("bdi", name, "name"))
+                names = Series(Name(name) for name in entry["winners"])
+                set_text(who, render("site.stats.draw" if entry["draw"] else "site.stats.winners",
+                                     players=names, n=len(names)))
                 item.appendChild(who)
             listing.appendChild(item)
         section.appendChild(listing)
@@ -334,31 +341,31 @@ class StatsView:
 
     def export(self):
         store = self.read()
-        text = stats.dumps(store, indent=1)
-        blob = window.Blob.new([text], {"type": "application/json"})
+        data = stats.dumps(store, indent=1)
+        blob = window.Blob.new([data], {"type": "application/json"})
         url = window.URL.createObjectURL(blob)
-        link = el("a", None, href=url, download="pygames-statistiques.json")
+        name = text("site.stats.file")
+        link = el("a", None, href=url, download=name)
         document.body.appendChild(link)
         link.click()
         link.remove()
         later(1000, lambda: window.URL.revokeObjectURL(url))
-        self._notice("Statistiques exportées dans le fichier pygames-statistiques.json.")
-        self.shell.announce("Statistiques exportées.")
+        self._notice(text("site.stats.exported_file", file=name))
+        self.shell.announce(text("site.stats.exported"))
 
     def clear_all(self):
         store = self.read()
         if stats.is_empty(store):
             return
-        ask("Effacer toutes les statistiques\u00a0?",
-            "Les statistiques et l'historique des parties de ce site sur cet appareil.",
-            "Tout effacer", lambda: self._clear(self.read()))
+        ask(text("site.stats.clear_title"), text("site.stats.clear_text"),
+            text("site.stats.clear_button"), lambda: self._clear(self.read()))
 
     def _clear(self, store):
         if self.write(stats.cleared(store)):
             self.render()
-            self._notice("Statistiques effacées.")
+            self._notice(text("site.stats.cleared"))
         else:
-            self._notice("Les statistiques n'ont pas pu être effacées.")
+            self._notice(text("site.stats.not_cleared"))
         self.shell.announce(by_id("stats-notice").textContent)
 
     def _on_import(self, event):
@@ -370,19 +377,18 @@ class StatsView:
         try:
             try:
                 if file.size > stats.MAX_TEXT:
-                    raise stats.BadStats("fichier trop grand")
+                    raise stats.BadStats("site.bad.file_too_big")
                 value = read_json(await file.text(), stats.MAX_TEXT, stats.MAX_DEPTH)
                 current = self.read()
                 new = stats.imported(current, value)
             except BadStored as err:
-                raise stats.BadStats(str(err)) from None
+                raise stats.BadStats(err.message) from None
             except stats.BadStats:
                 raise
             except Exception:
-                raise stats.BadStats("fichier illisible") from None
+                raise stats.BadStats("site.bad.file_unreadable") from None
         except stats.BadStats as err:
-            self._notice(f"Ce fichier n'a pas pu être importé ({short(str(err), 120)})\u00a0: "
-                         "les statistiques n'ont pas changé.")
+            self._notice(text("site.stats.import_failed", why=short(str(err), 120)))
             self.shell.announce(by_id("stats-notice").textContent)
             field.value = ""
             return
@@ -390,17 +396,15 @@ class StatsView:
         if stats.is_empty(current):
             self._take(new)
             return
-        ask("Remplacer les statistiques de cet appareil\u00a0?",
-            "Celles du fichier prennent leur place.", "Remplacer", lambda: self._take(new),
-            on_cancel=lambda: self._notice(
-                "Import annulé\u00a0: les statistiques n'ont pas changé."))
+        ask(text("site.stats.replace_title"), text("site.stats.replace_text"),
+            text("site.stats.replace_button"), lambda: self._take(new),
+            on_cancel=lambda: self._notice(text("site.stats.import_cancelled")))
 
     def _take(self, new):
         if self.write(new):
             self.render()
-            self._notice("Statistiques importées.")
+            self._notice(text("site.stats.imported"))
         else:
-            self._notice("Les statistiques n'ont pas pu être enregistrées\u00a0: la mémoire de ce "
-                         "site dans le navigateur est pleine.")
+            self._notice(text("site.stats.not_saved_full"))
         self.shell.announce(by_id("stats-notice").textContent)
 

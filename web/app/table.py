@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dom import el, spawn
 
+from pygames.messages import text
+
 
 class Task:
     """A view's background task (see `Table.task`)."""
@@ -131,5 +133,5 @@ class Table:
 
 def bot_badge_text(seat: str, downgraded: bool = False) -> str:
     if seat == "expert":
-        return "expert, joue en facile" if downgraded else "expert"
-    return "ordi"
+        return text("site.badge.downgraded" if downgraded else "site.badge.expert")
+    return text("site.badge.computer")

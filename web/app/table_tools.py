@@ -28,6 +28,8 @@ import prefs
 from dom import by_id, el, enabled, on, query_params, show, storage
 from pyscript import document, window
 
+from pygames.messages import Name, render, template, text
+
 EDITABLE = ("INPUT", "SELECT", "TEXTAREA")
 
 #: Seconds the computer waits, at every speed, before its move after a person's decision
@@ -35,13 +37,17 @@ EDITABLE = ("INPUT", "SELECT", "TEXTAREA")
 UNDO_WAIT_S = 3.0
 
 
-def undone_detail(text):
+def undone_detail(said):
     """What was announced for a decision now taken back, without its change of turn ("À Paul
-    de jouer.": no longer true), or "" (unknown, e.g. after a reload)."""
-    if not text:
+    de jouer.": no longer true), or "" (unknown, e.g. after a reload).  A change of turn is a
+    sentence that begins and ends as the catalogue's ``site.undo.turn`` ("À {player}" in
+    French: any sentence beginning with "À "; "{player} to play." in English)."""
+    if not said:
         return ""
-    sentences = re.split(r"(?<=[.!?])\s+", str(text).strip())
-    return " ".join(s for s in sentences if s and not s.startswith("À ")).strip()
+    head, _, tail = template("site.undo.turn", {}).partition("{player}")
+    sentences = re.split(r"(?<=[.!?])\s+", str(said).strip())
+    return " ".join(s for s in sentences
+                    if s and not (s.startswith(head) and s.endswith(tail))).strip()
 
 
 class TableTools:
@@ -85,20 +91,19 @@ class TableTools:
                 play.insertBefore(row, hint.nextSibling)
             else:
                 play.appendChild(row)
-        undo = el("button", "Annuler", "ghost small undo", type="button", id="undo",
-                  aria_keyshortcuts="U Control+Z",
-                  title="Reprendre sa dernière décision (touche U ou Ctrl+Z)")
+        undo = el("button", text("site.undo.button"), "ghost small undo", type="button", id="undo",
+                  aria_keyshortcuts="U Control+Z", title=text("site.undo.title"))
         undo.appendChild(el("span", "", "undo-wait", id="undo-wait", aria_hidden="true"))
         undo.disabled = True
         on(undo, "click", lambda e: self.undo())
         box.appendChild(undo)
         label = el("label", None, "speed")
-        label.appendChild(el("span", "Vitesse"))
-        label.appendChild(el("span", " de l'ordinateur", "sr-only"))
+        label.appendChild(el("span", text("site.speed.label")))
+        label.appendChild(el("span", text("site.speed.label_more"), "sr-only"))
         select = el("select", None, id="speed")
         chosen = self.prefs()["pace"]
         for value in prefs.PACE_MS:  # slowest first
-            option = el("option", prefs.PACE_LABELS[value], value=value)
+            option = el("option", text(prefs.PACE_LABELS[value]), value=value)
             option.selected = value == chosen
             select.appendChild(option)
         on(select, "change", self._on_speed)
@@ -118,15 +123,15 @@ class TableTools:
     def _build_dialog(self):
         dialog = el("dialog", None, "confirm-dialog", id="confirm",
                     aria_labelledby="confirm-title", aria_describedby="confirm-text")
-        dialog.appendChild(el("h2", "Confirmer", id="confirm-title"))
+        dialog.appendChild(el("h2", text("site.confirm.title"), id="confirm-title"))
         dialog.appendChild(el("p", "", id="confirm-text"))
         again = el("label", None, "confirm-off")
         again.appendChild(el("input", None, type="checkbox", id="confirm-off"))
-        again.appendChild(el("span", "Ne plus demander"))
+        again.appendChild(el("span", text("site.confirm.off")))
         dialog.appendChild(again)
         buttons = el("p", None, "row-buttons")
-        accept = el("button", "Inscrire 0", "primary", type="button", id="confirm-accept")
-        cancel = el("button", "Annuler", "ghost", type="button", id="confirm-cancel")
+        accept = el("button", text("site.confirm.zero"), "primary", type="button", id="confirm-accept")
+        cancel = el("button", text("site.confirm.cancel"), "ghost", type="button", id="confirm-cancel")
         buttons.appendChild(accept)
         buttons.appendChild(cancel)
         dialog.appendChild(buttons)
@@ -230,9 +235,9 @@ class TableTools:
         wait, undo = by_id("undo-wait"), by_id("undo")
         if not wait:
             return
-        text = f" ({seconds}\u00a0s)" if seconds else ""
-        if wait.textContent != text:
-            wait.textContent = text
+        shown = " " + text("site.undo.wait", n=seconds) if seconds else ""
+        if wait.textContent != shown:
+            wait.textContent = shown
         if seconds:
             undo.dataset.wait = str(seconds)
         elif undo.hasAttribute("data-wait"):
@@ -257,11 +262,10 @@ class TableTools:
             shell.view.restore_ui(ui)
         shell.save()
         shell.show_table()
-        name = match.players[player].name
-        text = self.texts.pop(ply, None)
-        detail = undone_detail(text)
-        shell.announce(f"{name} reprend sa décision\u00a0: «\u00a0{detail}\u00a0» À {name} de jouer." if detail
-                       else f"{name} reprend sa décision. À {name} de jouer.")
+        name = Name(match.players[player].name)
+        detail = undone_detail(self.texts.pop(ply, None))
+        shell.announce(render("site.undo.done_detail", player=name, detail=detail) if detail
+                       else render("site.undo.done", player=name))
         self.refresh()
         shell.view.focus()
         shell.schedule_bots()
@@ -285,7 +289,7 @@ class TableTools:
         if self.can_undo():
             self.undo()
         elif self.shell.match and self.shell.match.undo_allowed and not self.shell.match.state.is_terminal():
-            self.shell.announce("Rien à reprendre\u00a0: la dernière décision est jouée.")
+            self.shell.announce(text("site.undo.nothing"))
         return True
 
     # --- the computer's speed -------------------------------------------------------------
@@ -303,11 +307,11 @@ class TableTools:
         if isinstance(question, (tuple, list)):
             question, accept = question[0], question[1]
         else:
-            accept = "Confirmer"
+            accept = text("site.confirm.title")
         self.pending = (action, ply, self.shell.generation)
         by_id("confirm-text").textContent = str(question)
         by_id("confirm-accept").textContent = str(accept)
-        by_id("confirm-title").textContent = str(accept) + "\u202f?"
+        by_id("confirm-title").textContent = text("site.confirm.question", action=str(accept))
         by_id("confirm-off").checked = False
         self.focus_back = document.activeElement
         by_id("confirm").showModal()
@@ -325,7 +329,7 @@ class TableTools:
         self.focus_back = None
         shell = self.shell
         if not accepted or pending is None:
-            shell.announce("Rien n'est inscrit.")
+            shell.announce(text("site.confirm.cancelled"))
             if enabled(back) and back is not document.body:  # a click may leave it on <body>
                 back.focus()
             self.refresh()

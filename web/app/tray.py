@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import asyncio
 
-from dom import by_id, el, on, said
+from dom import by_id, el, on
 from view import View
 
 from pygames.dice import Roll
-from pygames.messages import Name
+from pygames.messages import Name, render, text
 
 
 class DiceTray:
@@ -102,7 +102,7 @@ class DiceTray:
         self.table.changed()
         self.redraw()
         face = state.dice[place]
-        self.table.announce(f"Dé {place + 1} ({face}) {'gardé' if place in held else 'relâché'}.")
+        self.table.announce(text("site.die.kept" if place in held else "site.die.released", n=place + 1, face=face))
 
     def _on_click(self, event) -> None:
         die = event.target.closest("[data-die]")
@@ -158,8 +158,8 @@ class DiceTray:
         places = state.cup.places_of(action.keep)
         self.keep(places)
         self.redraw()
-        self.table.announce(said(Name(self.table.names[state.current_player()]),
-                                 f" garde {' '.join(map(str, action.keep))}."))
+        self.table.announce(render("site.die.computer_keeps", player=Name(self.table.names[state.current_player()]),
+                                   dice=" ".join(map(str, action.keep))))
         await asyncio.sleep(pause)
         return Roll(action.keep, places)
 
@@ -180,11 +180,11 @@ class DiceTray:
                 kept = place in held and bool(state.dice)
                 die.setAttribute("aria-pressed", "true" if kept else "false")
                 if not face:
-                    label = f"Dé {place + 1}\u00a0: pas encore lancé"
+                    label = text("site.die.unthrown", n=place + 1)
                 elif owner is not None:
-                    label = f"Dé {place + 1}\u00a0: {face} (main de {owner})"
+                    label = text("site.die.owned", n=place + 1, face=face, player=Name(owner))
                 else:
-                    label = f"Dé {place + 1}\u00a0: {face}" + (", gardé" if kept else "")
+                    label = text("site.die.face_kept" if kept else "site.die.face", n=place + 1, face=face)
                 die.setAttribute("aria-label", label)
                 die.disabled = not enabled
             if place in self._thrown and face:  # an empty slot never tumbles

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from dom import by_id, clear, el, set_text
 
+from pygames.messages import text
+
 
 class View:
     #: The unit the statistics count a score in, and `stats_value` turns a score into it
-    #: (the 421: tokens left, fewer is better).
+    #: (the 421: tokens left, fewer is better): a key of the catalogue's ``site.stats.unit.*``
+    #: ("points", "jetons"), or a catalogue id of the view's own.
     stats_unit = "points"
     #: The statistics' figures per player (stats_view.py), in this game's sense of better:
     #: "best" (the best score) and "average" (the mean score) columns, and the site's record
@@ -116,7 +119,7 @@ class View:
         info = by_id("turn-info")
         clear(info)
         if current is None:
-            info.textContent = "Partie terminée."
+            info.textContent = text("site.turn.over")
             return info
         for piece in (before, el("span", self.names[current], "who"), after):
             if piece:

@@ -1,18 +1,29 @@
-"""The page's own small words and numbers, in one place (the views' labels, counts and
-figures), until the English catalogue takes them over: a count with its noun, a number
-with French digit grouping, a score with its sign, a probability in per cent."""
+"""The page's own small numbers, in one place (the views' labels, counts and figures), in the
+language of the page: a number with its digit grouping, a score with its sign, a decimal,
+a probability in per cent, each written as the catalogue says (``format.thousands``,
+``format.decimal``, ``format.percent``, core domain: "2 150", "254,6", "12,5 %" in French,
+"2,150", "254.6", "12.5%" in English).
+
+A count with its noun is a catalogue plural (``text("count.points", n=3)``), never built
+here: `plural` stays for the views that still call it, French only, and is deprecated.
+Every function reads the catalogue when it is called (never at import time: the page's
+catalogue is installed after the memory snapshot, shell.speak)."""
+
+from pygames.messages import text, word
 
 NBSP, THIN = "\u00a0", "\u202f"
 
 
-def plural(n, word):
-    """"1 point", "2 points" (French: 0 and 1 singular)."""
-    return f"{n} {word}{'s' if abs(n) > 1 else ''}"
+def plural(n, noun):
+    """Deprecated (French only): "1 point", "2 points".  Use a catalogue plural instead,
+    ``text("count.points", n=n)``."""
+    return f"{n} {noun}{'s' if abs(n) > 1 else ''}"
 
 
 def number(n):
-    """2150 → "2 150" (thin no-break space), −150 with a true minus sign."""
-    return ("−" if n < 0 else "") + f"{abs(n):,}".replace(",", THIN)
+    """2150 → "2 150" (the catalogue's thousands separator: a narrow no-break space in
+    French, a comma in English), −150 with a true minus sign."""
+    return ("−" if n < 0 else "") + f"{abs(n):,}".replace(",", word("format.thousands"))
 
 
 def signed(n):
@@ -20,9 +31,10 @@ def signed(n):
 
 
 def decimal(value, places=1):
-    """254.6 → "254,6"."""
-    return f"{value:.{places}f}".replace(".", ",")
+    """254.6 → "254,6" in French, "254.6" in English (``format.decimal``)."""
+    return f"{value:.{places}f}".replace(".", word("format.decimal"))
 
 
 def percent(p):
-    return decimal(100 * p) + NBSP + "%"
+    """0.125 → "12,5 %" in French, "12.5%" in English (``format.percent``)."""
+    return text("format.percent", n=decimal(100 * p))

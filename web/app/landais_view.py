@@ -18,10 +18,10 @@ renamed) and who throws first; `read_setup_extra` turns them into the engine's s
 position ({"scores": [...], "first": seat}).
 """
 
-from dom import by_id, clear, el, on, said, set_text, show
+from dom import by_id, clear, el, on, set_text, show
 from tray import DiceTray, TrayView
 from words import number as fmt
-from words import percent, plural, signed
+from words import percent, signed
 
 from pygames import GameError
 from pygames.core import quote
@@ -29,7 +29,7 @@ from pygames.dice import Roll
 from pygames.landais import DICE, GIFTS, Journal, Seal, SeriesPlayed
 from pygames.landais.bots import advise
 from pygames.landais.messages import journal_entry, throw_text
-from pygames.messages import Name, de
+from pygames.messages import Msg, Name, Series, render, sentences
 from pygames.messages import text as words
 
 NBSP, THIN = "\u00a0", "\u202f"
@@ -77,21 +77,20 @@ class View(TrayView):
         clear(box)
         self.paper_values, self.paper_first = [], ""
         field = el("fieldset", None, "paper")
-        field.appendChild(el("legend", "Reprendre une partie sur papier"))
+        field.appendChild(el("legend", words("view.landais.paper.legend")))
         label = el("label", None, "paper-toggle")
         check = el("input", None, type="checkbox", id="paper-start", aria_controls="paper-fields")
         self.paper = {"check": check}
         on(check, "change", lambda e: self._sync_paper())
         label.appendChild(check)
-        label.appendChild(el("span", "Les joueurs ont déjà des points scellés"))
+        label.appendChild(el("span", words("view.landais.paper.toggle")))
         field.appendChild(label)
         fields = el("div", None, "paper-fields", id="paper-fields", hidden=True)
-        fields.appendChild(el("p", "Points scellés de chacun (multiples de 50, sous le but\u202f; "
-                                   "négatifs permis)\u00a0:", "hint"))
+        fields.appendChild(el("p", words("view.landais.paper.scores"), "hint"))
         self.paper["list"] = el("ol", None, "paper-scores", id="paper-scores")
         fields.appendChild(self.paper["list"])
         first = el("label", None, "paper-first")
-        first.appendChild(el("span", "Qui commence"))
+        first.appendChild(el("span", words("view.landais.paper.first")))
         self.paper["first"] = el("select", None, id="paper-first")
         first.appendChild(self.paper["first"])
         self.paper["fields"] = fields
@@ -136,7 +135,7 @@ class View(TrayView):
         if [select.options.item(i).value for i in range(select.options.length)] != wanted or any(
                 select.options.item(i + 1).textContent != n for i, n in enumerate(names)):
             clear(select)
-            select.appendChild(el("option", "Lancer d'ouverture (un dé chacun)", value=""))
+            select.appendChild(el("option", words("view.landais.paper.opening"), value=""))
             for i, name in enumerate(names):
                 select.appendChild(el("option", name, value=str(i)))
             select.value = self.paper_first if self.paper_first in wanted else ""
@@ -151,8 +150,7 @@ class View(TrayView):
             text = inputs.item(i).value if i < inputs.length else ""
             value = parse_points(text)
             if value is None:
-                raise GameError(f"Points scellés de {quote(player.name)}\u00a0: «\u00a0{quote(text)}\u00a0» "
-                                "n'est pas un nombre.")
+                raise GameError(Msg("view.landais.paper.not_number", player=quote(player.name), text=quote(text)))
             scores.append(value)
         start = {"scores": scores}
         first = self.paper["first"].value
@@ -175,9 +173,9 @@ class View(TrayView):
     def focus(self):
         if self.greet:
             self.greet = False
-            text = self._opening_text()
-            if text:
-                self.table.announce(f"Nouvelle partie\u00a0: {self.match.game.title}. {text}")
+            opening = self._opening_text()
+            if opening is not None:
+                self.table.announce(render("view.landais.new_game", title=self.match.game.title, opening=opening))
         roll, seal = by_id("roll"), by_id("seal")
         if not roll.disabled:
             roll.focus()
@@ -186,10 +184,11 @@ class View(TrayView):
 
     def score_text(self, player, score):
         state = self.match.state
-        text = f"{fmt(score)} point{'s' if abs(score) > 1 else ''}"
+        points = Msg("view.landais.score", n=score, points=fmt(score))
         if state.rules.manches > 1:
-            text = f"{plural(state.manches_won[player], 'manche')}, {text}"
-        return text
+            return words("view.landais.score_manches", manches=Msg("count.manches", n=state.manches_won[player]),
+                         points=points)
+        return words(points)
 
     def moved(self, before, action, after):
         if isinstance(action, Roll):
@@ -204,55 +203,73 @@ class View(TrayView):
     # --- what happened, in words --------------------------------------------------------
 
     def _opening_text(self):
+        """Who starts, and the opening throw that said so (a message), or None."""
+        names = self.names
         if not self.openings:
             start = self.match.start or {}
             if "first" in start:
-                return f"{self.names[start['first']]} commence."
-            return ""
-        parts = []
+                return Msg("view.landais.first", player=Name(names[start["first"]]))
+            return None
+        rounds = None
         for contenders, faces in self.openings:
-            parts.append(", ".join(f"{self.names[p]} {f}" for p, f in zip(contenders, faces)))
-        text = "Lancer d'ouverture\u00a0: " + "\u202f; égalité, on relance\u00a0: ".join(parts) + "."
-        return text + f" {self.names[self.match.state.first]} commence."
+            dice = Series(Msg("landais.journal.opening_die", player=Name(names[p]), face=f)
+                          for p, f in zip(contenders, faces))
+            rounds = dice if rounds is None else Msg("view.landais.opening_tie", before=rounds, after=dice)
+        return Msg("view.landais.opening", rounds=rounds, player=Name(names[self.match.state.first]))
 
     def _effects_text(self, last):
+        """What the last throw gave or took from the others: pieces (names placed as data)."""
         names, parts = self.names, []
         if last.effects:
-            parts.append(", ".join(f"{names[q]} {signed(d)}" for q, d in last.effects) + ".")
+            parts.append(Msg("view.landais.effects", effects=Series(
+                Msg("view.landais.score_item", player=Name(names[q]), points=signed(d)) for q, d in last.effects)))
         if last.capped:
-            who = words("word.list", items=[Name(names[q]) for q in last.capped])
-            parts.append(f"{who}\u00a0: rien, le but serait dépassé.")
-        return " ".join(parts)
+            parts.append(Msg("view.landais.capped", players=[Name(names[q]) for q in last.capped]))
+        return sentences(parts)
 
     def describe(self, before, action, after):
-        p, state, names = before.current_player(), after, self.names
-        target = state.rules.target
+        p, state = before.current_player(), after
+        names = [Name(n) for n in self.names]
+        target = fmt(state.rules.target)
         if isinstance(action, Seal):
             total = before.sealed[p] + before.floating
             if before.floating:
-                text = f"{names[p]} scelle {fmt(before.floating)} points\u00a0: {fmt(total)} points scellés."
+                said = [Msg("view.landais.sealed", player=names[p], points=fmt(before.floating), total=fmt(total))]
             else:
-                text = f"{names[p]} passe la main sans rien sceller ({fmt(total)} points)."
+                said = [Msg("view.landais.passed", player=names[p], total=fmt(total))]
         else:
             last = state.last
-            text = f"{names[p]} lance {', '.join(map(str, last.faces))}\u00a0: {words(throw_text(last))}."
+            said = [Msg("view.landais.threw", player=names[p], dice=", ".join(map(str, last.faces)),
+                        what=throw_text(last))]
             effects = self._effects_text(last)
             if effects:
-                text += " " + effects
+                said.append(effects)
             if not last.ended and not state.is_terminal() and state.player == p and state.floating:
-                text += f" En jeu\u00a0: {fmt(state.floating)}."
+                said.append(Msg("view.landais.in_play", points=fmt(state.floating)))
         if len(state.manche_winners) > len(before.manche_winners):
             w = state.manche_winners[-1]
             if state.is_terminal():
-                return text + f" {names[w]} atteint exactement {fmt(target)} points."
-            text += (f" {names[w]} atteint exactement {fmt(target)} points et gagne la manche "
-                     f"{before.manche}. Manche {state.manche}\u00a0: {names[state.player]} commence.")
-            return text
+                said.append(Msg("view.landais.reached", player=names[w], target=target))
+            else:
+                said.append(Msg("view.landais.reached_manche", player=names[w], target=target, manche=before.manche,
+                                next=state.manche, starter=names[state.player]))
+            return self._sentences(said)
         if state.player != p or isinstance(action, Seal):
-            text += " Scores\u00a0: " + ", ".join(f"{n} {fmt(s)}" for n, s in zip(names, state.sealed)) + "."
+            said.append(Msg("view.landais.scores", scores=Series(
+                Msg("view.landais.score_item", player=n, points=fmt(s)) for n, s in zip(names, state.sealed))))
             if self.table.is_person(state.player):
-                text += f" À {names[state.player]} de lancer."
-        return text
+                said.append(Msg("view.common.to_throw", player=names[state.player]))
+        return self._sentences(said)
+
+    @staticmethod
+    def _sentences(said):
+        """Messages and pieces one after the other, a space between them."""
+        out = []
+        for part in said:
+            if out:
+                out.append((" ", False))
+            out += part if isinstance(part, list) else render(part)
+        return out
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -261,18 +278,18 @@ class View(TrayView):
         (the "Poigne !" of the joy below), counted by replaying its actions."""
         from stats import landed_throws
 
-        return {"Poignes": sum(s.last is not None and s.last.kind == "poigne" and not s.last.gift
+        return {words("view.landais.highlight"): sum(s.last is not None and s.last.kind == "poigne" and not s.last.gift
                                and not s.last.bust for s in landed_throws(match, Roll))}
 
     def joy(self, before, action, after):
         """A moment of joy (the shell's hook): a manche won (the end screen has the game's),
         or a poigne of one's own that counts."""
         if len(after.manche_winners) > len(before.manche_winners) and not after.is_terminal():
-            return "Manche gagnée\u202f!"
+            return words("view.landais.joy.manche")
         last = after.last
         if (isinstance(action, Roll) and last is not None and last.kind == "poigne"
                 and not last.gift and not last.bust):
-            return "Poigne\u202f!"
+            return words("view.landais.joy.poigne")
         return None
 
     def on_key(self, event):
@@ -298,40 +315,44 @@ class View(TrayView):
         if state.current_player() < 0:
             return [], ""
         nodes = []
-        labels = {"seal": "Sceller maintenant", "roll": "Relancer"}
-        choices = [(c.action.notation(), labels[c.action.notation()], c.value) for c in found.choices]
+
+        def choice(notation):  # "sceller maintenant", "relancer"
+            return words(f"view.landais.choice.{notation}")
+
+        def button(notation):
+            said = choice(notation)
+            return el("button", said[:1].upper() + said[1:], "choice-button ghost small", type="button",
+                      data_advice=notation)
+
+        choices = [(c.action.notation(), c.value) for c in found.choices]
         if not choices:  # a gift throw: no choice to make
-            nodes.append(el("p", "Relance obligatoire\u00a0: ce jet est pour les autres joueurs, "
-                                 "il n'y a pas de choix à faire.", "advice-best"))
+            nodes.append(el("p", words("view.landais.advice.forced"), "advice-best"))
             listing = el("ol", None, "advice-list")
             item = el("li")
-            item.appendChild(el("button", "Relancer", "choice-button ghost small", type="button",
-                                data_advice="roll"))
+            item.appendChild(button("roll"))
             listing.appendChild(item)
             nodes.append(listing)
-            return nodes, "Conseil\u00a0: relance obligatoire, pas de choix à faire."
-        best = choices[0]
-        nodes.append(el("p", f"Meilleur choix\u00a0: {best[1].lower()}", "advice-best"))
+            return nodes, words("view.landais.advice.forced_summary")
+        nodes.append(el("p", words("view.landais.advice.best", choice=choice(choices[0][0])), "advice-best"))
         listing = el("ol", None, "advice-list")
-        for notation, label, value in choices:
+        for notation, value in choices:
             item = el("li", None, "advice-" + notation)
-            item.appendChild(el("button", label, "choice-button ghost small", type="button",
-                                data_advice=notation))
-            item.appendChild(el("span", f"{percent(value)} de chances de gagner", "advice-value"))
+            item.appendChild(button(notation))
+            item.appendChild(el("span", words("view.landais.advice.chance", percent=percent(value)), "advice-value"))
             listing.appendChild(item)
         nodes.append(listing)
         if state.pending == "poigne":
-            nodes.append(el("p", "Après une poigne, il faut relancer\u00a0: sceller n'est pas permis.", "hint"))
+            nodes.append(el("p", words("view.landais.advice.poigne"), "hint"))
         elif state.pending == "start":
-            nodes.append(el("p", "Le premier jet de la série est obligatoire.", "hint"))
+            nodes.append(el("p", words("view.landais.advice.start"), "hint"))
         if not found.exact:
-            nodes.append(el("p", "Approximation\u00a0: à plus de deux joueurs, le conseiller compte "
-                                 "seulement avec l'adversaire le mieux placé.", "hint"))
-        summary = "Conseil\u00a0: " + "\u202f; ".join(f"{label.lower()}\u00a0: {percent(value)} de chances de gagner"
-                                             for _, label, value in choices)
-        if not found.exact:
-            summary += " (approximation)"
-        return nodes, summary + "."
+            nodes.append(el("p", words("view.landais.advice.approximation"), "hint"))
+        items = words("view.common.semicolon").join(
+            words("view.landais.advice.item", choice=choice(notation),
+                  chance=Msg("view.landais.advice.chance", percent=percent(value)))
+            for notation, value in choices)
+        return nodes, words("view.landais.advice.summary" if found.exact else "view.landais.advice.summary_approx",
+                            choices=items)
 
     def take_advice(self, notation):
         self.table.play(notation)
@@ -405,9 +426,10 @@ class View(TrayView):
             row["sealed"].textContent = fmt(sealed)
             floating = state.floating if p == current and not top else 0
             if floating:
-                row["float"].textContent = f"+{fmt(floating)} en jeu → {fmt(sealed + floating)}"
+                row["float"].textContent = words("view.landais.track.floating", floating=fmt(floating),
+                                                 total=fmt(sealed + floating))
             elif not top and sealed < target:
-                row["float"].textContent = f"reste {fmt(target - sealed)}"
+                row["float"].textContent = words("view.landais.track.left", points=fmt(target - sealed))
             else:
                 row["float"].textContent = ""
             li.dataset.floating = str(floating)
@@ -416,21 +438,20 @@ class View(TrayView):
             if p in effects:
                 d = effects[p]
                 badges.appendChild(el("span", signed(d), "badge " + ("gain" if d > 0 else "loss"),
-                                      title="Points reçus au dernier jet" if d > 0 else "Points perdus au dernier jet"))
+                                      title=words("view.landais.badge.gain" if d > 0 else "view.landais.badge.loss")))
             if p in capped:
-                badges.appendChild(el("span", "but dépassé\u00a0: rien", "badge capped"))
+                badges.appendChild(el("span", words("view.landais.badge.capped"), "badge capped"))
             if fresh and last.kind == "vereux" and not last.gift and p == last.thrower:
-                badges.appendChild(el("span", signed(-100), "badge loss", title="Tir de Véreux"))
+                badges.appendChild(el("span", signed(-100), "badge loss", title=words("landais.tir.vereux")))
             status = ""
             if top and p == state.winner:
-                status = "★ gagne"
+                status = words("view.landais.status.wins")
             elif p == current:
-                status = "lance"
+                status = words("view.landais.status.throws")
             row["status"].textContent = status
             if state.rules.manches > 1:
                 won = state.manches_won[p]
-                s = "s" if won > 1 else ""
-                row["manches"].textContent = ("★" * won + " " if won else "") + f"{won} manche{s} gagnée{s}"
+                row["manches"].textContent = ("★" * won + " " if won else "") + words("view.landais.manches_won", n=won)
             else:
                 row["manches"].textContent = ""
             self._segment(row["zero"], lo, lo, lo, span)
@@ -457,10 +478,10 @@ class View(TrayView):
         box = by_id("dice")
         box.classList.toggle("previous", old)
         if last is None:
-            box.setAttribute("aria-label", "Dés\u00a0: pas encore lancés")
+            box.setAttribute("aria-label", words("view.landais.dice.none"))
         else:
-            box.setAttribute("aria-label", f"Dés {de(self.names[last.thrower])}\u00a0: "
-                             + ", ".join(map(str, last.faces)))
+            box.setAttribute("aria-label", words("view.landais.dice.of", player=Name(self.names[last.thrower]),
+                                                 faces=", ".join(map(str, last.faces))))
         # What the last throw was.
         name = by_id("throw-name")
         clear(name)
@@ -469,15 +490,17 @@ class View(TrayView):
             if old:
                 whose = el("span", None, "whose")
                 whose.appendChild(el("span", self.names[last.thrower], "name"))
-                whose.appendChild(el("span", "\u00a0: "))
+                whose.appendChild(el("span", words("view.common.colon")))
                 name.appendChild(whose)
             name.appendChild(el("span", words(throw_text(last)), "what"))
             name.classList.add("kind-" + last.kind)
             if last.gift:
                 name.classList.add("gift-" + last.gift)
-            effects = self._effects_text(last) if self._last_is_news(state) else ""
+            effects = self._effects_text(last) if self._last_is_news(state) else []
             if effects:
-                name.appendChild(el("span", " " + effects, "effects"))
+                said = el("span", None, "effects")
+                set_text(said, [(" ", False)] + effects)
+                name.appendChild(said)
         # The floating points.
         floating = state.floating if current is not None else 0
         by_id("floating").textContent = fmt(floating)
@@ -488,29 +511,32 @@ class View(TrayView):
         if current is None:
             note.textContent = ""
         elif state.pending in GIFTS:
-            note.textContent = "gardés pendant le tir\u00a0: ce jet est pour les autres"
+            note.textContent = words("view.landais.pot.gift")
         elif floating:
             sealed = state.sealed[current]
-            note.textContent = f"{fmt(sealed)} scellés + {fmt(floating)} = {fmt(sealed + floating)}"
+            note.textContent = words("view.landais.pot.sum", sealed=fmt(sealed), floating=fmt(floating),
+                                     total=fmt(sealed + floating))
         else:
             note.textContent = ""
         # The controls.
         roll, seal = by_id("roll"), by_id("seal")
         roll.disabled = not self.can_roll()
-        roll.textContent = "Lancer" if state.pending == "start" or current is None else "Relancer"
+        roll.textContent = words("view.landais.roll" if state.pending == "start" or current is None
+                                 else "view.common.reroll")
         seal.disabled = not self._can_seal()
-        seal.textContent = f"Sceller {fmt(floating)}" if floating else "Sceller"
+        seal.textContent = (words("view.landais.seal_points", points=fmt(floating)) if floating
+                            else words("view.landais.seal"))
         if state.can_seal and not floating:
-            seal.textContent = "Passer la main"
+            seal.textContent = words("view.landais.pass")
         seal.classList.toggle("wins", state.seal_wins)
         # The tracks, the opening throw, the manches.
         self._draw_tracks(state, current)
         # The opening throw stays in view through the first two series; then the journal has it.
         opening = by_id("opening")
         played = sum(isinstance(e, SeriesPlayed) for e in self.journal.done)
-        text = self._opening_text() if played < 2 and state.manche == 1 else ""
-        opening.textContent = text
-        show(opening, bool(text))
+        text = self._opening_text() if played < 2 and state.manche == 1 else None
+        set_text(opening, text or "")
+        show(opening, text is not None)
         self._draw_journal(state)
         self._draw_info(state, current)
         self.table.hint(self.hint_text())
@@ -531,7 +557,8 @@ class View(TrayView):
         box = by_id("last-series")
         show(box, bool(over))
         if over:
-            by_id("last-series-title").textContent = "Dernière série" if state.is_terminal() else "Série précédente"
+            by_id("last-series-title").textContent = words("view.landais.last.final" if state.is_terminal()
+                                                           else "view.landais.last.previous")
             set_text(by_id("last-series-text"), journal_entry(over[-1], names))
 
     def _draw_info(self, state, current):
@@ -539,18 +566,17 @@ class View(TrayView):
         rules = state.rules
         parts = []  # (the target is in the board's title)
         if rules.manches > 1:
-            parts.append(f"manche {state.manche} ({plural(rules.manches, 'manche')} à gagner)")
+            parts.append(words("view.landais.info.manche", manche=state.manche,
+                               manches=Msg("count.manches", n=rules.manches)))
             if state.manche_winners:
-                parts.append("gagnées\u00a0: " + ", ".join(self.names[w] for w in state.manche_winners))
+                parts.append(words("view.landais.info.won",
+                                   players=Series(Name(self.names[w]) for w in state.manche_winners)))
         phase.textContent = " · ".join(parts)
         show(phase, bool(parts))
         if current is None:
             self.turn_info(None)
             return
-        pending = {"start": " lance", "poigne": " doit relancer (poigne)",
-                   "licorne": " doit relancer (Licorne)", "chimere": " doit relancer (Chimère)",
-                   "": " relance ou scelle"}[state.pending]
-        self.turn_info(current, None, pending)
+        self.turn_info(current, None, words(f"view.landais.pending.{state.pending or 'free'}"))
 
     def hint_text(self):
         state = self.match.state
@@ -558,15 +584,15 @@ class View(TrayView):
             return ""
         name = Name(self.names[state.current_player()])
         if not self.table.my_turn:
-            return said(name, " (ordinateur) joue…")
+            return render("view.landais.hint.computer", player=name)
         if state.pending == "start":
-            return said(name, ", lancez les dés (Espace ou Entrée).")
+            return render("view.landais.hint.throw", player=name)
         if state.pending == "poigne":
-            return "Poigne\u00a0: il faut relancer (Espace ou Entrée)."
+            return words("view.landais.hint.poigne")
         if state.pending in GIFTS:
-            return "Relancez\u00a0: ce jet est pour les autres joueurs (Espace ou Entrée)."
+            return words("view.landais.hint.gift")
         if state.seal_wins:
-            return f"Sceller vous donne exactement {fmt(state.rules.target)}\u00a0: la victoire (S)\u202f!"
+            return words("view.landais.hint.wins", target=fmt(state.rules.target))
         if not state.floating:
-            return "Relancez (Espace) ou passez la main (S)."
-        return f"Relancez (Espace) ou scellez {fmt(state.floating)} points (S)."
+            return words("view.landais.hint.pass")
+        return words("view.landais.hint.seal", points=fmt(state.floating))

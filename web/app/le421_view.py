@@ -22,9 +22,8 @@ game starts).
 
 import asyncio
 
-from dom import by_id, clear, el, on, said, set_text, show
+from dom import by_id, clear, el, on, set_text, show
 from tray import DiceTray, TrayView
-from words import plural
 
 from pygames import GameError
 from pygames.core import Throw
@@ -41,7 +40,7 @@ from pygames.le421.messages import (
     standing_outcome,
     to_beat,
 )
-from pygames.messages import Name, render
+from pygames.messages import Msg, Name, render
 from pygames.messages import text as words
 
 MAX_COINS = 21  # coins drawn per stack; the number is always written beside them
@@ -63,19 +62,22 @@ def hand_id(state):
 
 
 class View(TrayView):
-    # For the statistics (stats_view.py): a score is minus the tokens left, fewer is better.
-    stats_unit = "jetons"
     # Fewer tokens is better, and a winner always ends with none: the mean tokens left at the
     # end is each player's figure; no best, no record.
     stats_columns = ("average",)
     stats_record = False
+
+    @property
+    def stats_unit(self):
+        """For the statistics (stats_view.py): a score is minus the tokens left, fewer is better."""
+        return words("view.421.stats_unit")
 
     def __init__(self, table):
         super().__init__(table)
         self.tray = DiceTray(table, DICE, redraw=self.render, keepable=keepable, hand=hand_id)
         self.rows = []
         self.shown = None  # (player, dice in places, throws, round, rampo) of the last throw
-        self.log = []  # (round, sentence) of every round played
+        self.log = []  # (round, sentence: a Msg) of every round played
         self.auto = None  # the Charge auto under way (table.task)
         self.paper = None  # the setup's "partie sur papier" fields (build_setup_extra)
 
@@ -92,15 +94,15 @@ class View(TrayView):
         toggle = el("label", None, "paper-toggle")
         check = el("input", None, type="checkbox", id="paper")
         toggle.appendChild(check)
-        toggle.appendChild(el("span", "Reprendre une partie commencée sur papier"))
+        toggle.appendChild(el("span", words("view.421.paper.toggle")))
         fieldset.appendChild(toggle)
         fields = el("div", None, "paper-fields", id="paper-fields", hidden=True)
         self.paper = {"check": check}  # kept: these nodes are not in the page's markup
         for key, text, hint in (
             # Not the option "Jetons au pot" (the tokens a game starts with): what is left.
-            ("paper-pot", "Jetons restant au pot", "0 si la charge est finie"),
-            ("paper-tokens", "Jetons de chaque joueur, dans l'ordre", "par exemple\u00a0: 4 0 7"),
-            ("paper-leader", "Numéro du joueur qui commence", "1 pour le premier"),
+            ("paper-pot", words("view.421.paper.pot"), words("view.421.paper.pot_hint")),
+            ("paper-tokens", words("view.421.paper.tokens"), words("view.421.paper.tokens_hint")),
+            ("paper-leader", words("view.421.paper.leader"), words("view.421.paper.leader_hint")),
         ):
             label = el("label", None, "paper-field")
             label.appendChild(el("span", text))
@@ -118,17 +120,17 @@ class View(TrayView):
         if not paper or not paper["check"].checked:
             return None
 
-        def numbers(key, what):
-            words = paper[key].value.replace(",", " ").split()
-            if not words or not all(w.isdigit() and len(w) <= 4 for w in words):
-                raise GameError(f"Partie sur papier\u00a0: {what} en nombres entiers, s'il vous plaît.")
-            return [int(w) for w in words]
+        def numbers(key, error):
+            typed = paper[key].value.replace(",", " ").split()
+            if not typed or not all(w.isdigit() and len(w) <= 4 for w in typed):
+                raise GameError(Msg(error))
+            return [int(w) for w in typed]
 
-        pot = numbers("paper-pot", "le pot")
-        tokens = numbers("paper-tokens", "les jetons")
+        pot = numbers("paper-pot", "view.421.paper.pot_numbers")
+        tokens = numbers("paper-tokens", "view.421.paper.tokens_numbers")
         leader = paper["paper-leader"].value.strip() or "1"
         if not leader.isdigit() or not 1 <= int(leader) <= len(players):
-            raise GameError(f"Partie sur papier\u00a0: le joueur qui commence est un numéro de 1 à {len(players)}.")
+            raise GameError(Msg("view.421.paper.leader_range", n=len(players)))
         return {"pot": pot[0], "tokens": tokens, "leader": int(leader) - 1}
 
     def adopt(self, match):
@@ -144,7 +146,7 @@ class View(TrayView):
             stop.focus()
 
     def score_text(self, player, score):
-        return plural(-score, "jeton")
+        return words("count.tokens", n=-score)
 
     def stats_value(self, score):
         return -score
@@ -153,7 +155,7 @@ class View(TrayView):
         """For the statistics: the throws that showed 4-2-1 in a finished game."""
         thrown = sum(1 for step in match.positions() if isinstance(step.action, Throw)
                      and not step.after.rolling and sorted(step.after.dice) == [1, 2, 4])
-        return {"421 obtenus": thrown}
+        return {words("view.421.highlight"): thrown}
 
     def moved(self, before, action, after):
         """The last hand thrown stays in view once the table is cleared; a round's end goes
@@ -164,7 +166,7 @@ class View(TrayView):
             self.shown = (before.current_player(), landed(before, action, match.history[-1]),
                           before.throws + 1, before.round, bool(before.rampo))
         if after.last is not None and after.last is not before.last:
-            self.log.append((before.round, render(round_sentence(after.last, self.names))))
+            self.log.append((before.round, round_sentence(after.last, self.names)))
 
     async def preview(self, state, action, pause):
         """Show the dice a computer keeps before it throws the others."""
@@ -176,7 +178,8 @@ class View(TrayView):
         p, names = before.current_player(), self.names
         pieces = describe_events(after, names)
         if isinstance(action, Roll) and action.keep:
-            pieces = said(Name(names[p]), f" garde {' '.join(map(str, action.keep))}. ") + pieces
+            kept = render("421.keeps", player=Name(names[p]), dice=" ".join(map(str, action.keep)))
+            pieces = kept + [(" ", False)] + pieces
         if not after.is_terminal():
             nxt = after.current_player()
             standing = after.standing()
@@ -185,7 +188,7 @@ class View(TrayView):
                 if outcome is not None:
                     pieces = pieces + [(" ", False)] + render(outcome)
             if nxt != p and self.table.is_person(nxt):
-                pieces = pieces + said(" À ", Name(names[nxt]), " de lancer.")
+                pieces = pieces + [(" ", False)] + render("421.next_thrower", player=Name(names[nxt]))
                 beat = to_beat(standing, names) if standing is not None else None
                 if beat is not None:
                     pieces = pieces + [(" ", False)] + render(beat)
@@ -195,7 +198,7 @@ class View(TrayView):
         """A moment of joy (the shell's hook): the 421 thrown."""
         if isinstance(action, Roll) and self.match.history:
             if sorted(landed(before, action, self.match.history[-1])) == [1, 2, 4]:
-                return "421\u202f!"
+                return words("view.421.joy")
         return None
 
     def on_key(self, event):
@@ -227,7 +230,7 @@ class View(TrayView):
             listing.appendChild(item)
         nodes.append(listing)
         nodes.append(el("p", words("421.advice.exact" if found.exact else "421.advice.approximation"), "hint"))
-        summary = words("421.advice.summary", choices="\u202f; ".join(
+        summary = words("421.advice.summary", choices=words("view.common.semicolon").join(
             words("421.advice.item", choice=advice_choice(state, c.action),
                   value=advice_value(found.measure, c.value)) for c in found.choices[:3]))
         return nodes, summary
@@ -292,7 +295,7 @@ class View(TrayView):
                 self.shown = (state.current_player(), landed(state, action, history[step.ply + 1]),
                               state.throws + 1, state.round, bool(state.rampo))
             if nxt.last is not None and nxt.last is not state.last:
-                self.log.append((state.round, render(round_sentence(nxt.last, names))))
+                self.log.append((state.round, round_sentence(nxt.last, names)))
 
     # --- drawing ----------------------------------------------------------------------
 
@@ -341,11 +344,11 @@ class View(TrayView):
         for p, row in enumerate(self.rows):
             tokens = state.tokens[p]
             if p in out:
-                status = "sorti — gagné"
+                status = words("view.421.status.out")
             elif state.loser == p:
-                status = "perdu\u00a0: tous les jetons"
+                status = words("view.421.status.lost")
             elif not state.is_terminal() and p == state.leader:
-                status = "mène" if state.decharge else "commence"
+                status = words("view.421.status.leads" if state.decharge else "view.421.status.starts")
             else:
                 status = ""
             hand = infos[p] if infos else None
@@ -362,27 +365,27 @@ class View(TrayView):
             tr.classList.toggle("loser", state.loser == p)
             row["status"].textContent = status
             self._coins(row["coins"], tokens)
-            row["count"].textContent = plural(tokens, "jeton")
+            row["count"].textContent = words("count.tokens", n=tokens)
             cell = row["hand"]
             clear(cell)
             if hand is not None:
                 cell.appendChild(self._mini_dice(hand.dice))
                 text = words(hand_label(hand.dice))
-                detail = f"vaut {hand.value}"
-                if state.decharge:
-                    detail += f", {plural(throws, 'coup')}"
+                detail = (words("view.421.hand.value_throws", value=hand.value, throws=Msg("count.throws", n=throws))
+                          if state.decharge else words("view.421.hand.value", value=hand.value))
                 label = el("span", None, "hand-label")
                 label.appendChild(el("strong", text))
                 label.appendChild(el("small", detail))
                 cell.appendChild(label)
                 if rampo:
-                    cell.appendChild(el("span", "rampo\u00a0: " + ", ".join(words(hand_label(h)) for h in rampo),
+                    cell.appendChild(el("span", words("view.421.rampo_tag",
+                                                      hands=", ".join(words(hand_label(h)) for h in rampo)),
                                         "rampo-tag"))
             elif p in out:
                 cell.appendChild(el("span", "—", "none"))
             elif not state.is_terminal() and p in state.round_order:
-                cell.appendChild(el("span", "en train de lancer…" if p == current else "à lancer",
-                                    "none"))
+                doing = "view.421.seat.throwing" if p == current else "view.421.seat.to_throw"
+                cell.appendChild(el("span", words(doing), "none"))
 
     def _draw_last(self, state):
         box = by_id("last-round")
@@ -390,7 +393,8 @@ class View(TrayView):
         box.hidden = last is None
         if last is None:
             return
-        by_id("last-title").textContent = "Dernier tour" if state.is_terminal() else "Tour précédent"
+        by_id("last-title").textContent = words("view.421.last.final" if state.is_terminal()
+                                                else "view.421.last.previous")
         set_text(by_id("last-sentence"), round_sentence(last, self.names))
         hands = by_id("last-hands")
         clear(hands)
@@ -403,27 +407,30 @@ class View(TrayView):
             item.appendChild(el("span", " " + words(hand_label(hand.dice))))
             rampo = [words(hand_label(h)) for q, h in last.rampo_throws if q == p]
             if rampo:  # what made one of two equal hands the best or the worst
-                item.appendChild(el("span", " (rampo\u00a0: " + ", ".join(rampo) + ")", "rampo-throws"))
+                item.appendChild(el("span", " " + words("view.421.last.rampo", hands=", ".join(rampo)),
+                                    "rampo-throws"))
             if p == last.best:
-                item.appendChild(el("small", " meilleure"))
+                item.appendChild(el("small", " " + words("view.421.last.best")))
             if p == last.worst:
-                item.appendChild(el("small", " pire"))
+                item.appendChild(el("small", " " + words("view.421.last.worst")))
             hands.appendChild(item)
         notes = []
         if last.left:
-            who = [self.names[p] for p in last.left]
-            notes.append(" et ".join(who) + (" sort" if len(who) == 1 else " sortent") + " — gagné.")
+            who = [Name(self.names[p]) for p in last.left]
+            notes.append(words("view.421.last.left", players=who, n=len(who)))
         if last.charge_over and not state.is_terminal():
-            notes.append("Le pot est vide\u00a0: la décharge commence.")
+            notes.append(words("view.421.last.charge_over"))
         if notes:
             hands.appendChild(el("span", " ".join(notes), "note"))
-        self.draw_journal([(number, said(f"Tour {number}\u00a0: ") + sentence) for number, sentence in self.log])
+        self.draw_journal([(number, render("view.421.journal.round", round=number, sentence=sentence))
+                           for number, sentence in self.log])
 
     def draw(self, state, current):
         held = self.tray.held
         # The pot.
         self._coins(by_id("pot-coins"), state.pot)
-        by_id("pot-count").textContent = plural(state.pot, "jeton") if state.pot else "vide"
+        by_id("pot-count").textContent = (words("count.tokens", n=state.pot) if state.pot
+                                          else words("view.421.pot.empty"))
         self._draw_seats(state, current)
         self._draw_last(state)
         # The dice: those on the table, else the last hand thrown (dimmed).
@@ -436,12 +443,12 @@ class View(TrayView):
         if owner is not None:
             clear(caption)  # the name isolated (bidi) from the rest of the caption
             if shown_round != state.round:  # the last throw of the round before
-                caption.appendChild(el("span", "Tour précédent · ", "earlier"))
+                caption.appendChild(el("span", words("view.421.caption.earlier"), "earlier"))
             caption.appendChild(el("span", self.names[owner], "name"))
-            caption.appendChild(el(
-                "span", f"\u00a0: {words(hand_label(dice))}"
-                + (f" en {shown_throws} coups" if shown_throws > 1 else "")
-                + (" (rampo)" if shown_rampo else "")))
+            hand = hand_label(dice)
+            said_hand = (words("view.421.caption.hand_throws", hand=hand, throws=Msg("count.throws", n=shown_throws))
+                         if shown_throws > 1 else words("view.421.caption.hand", hand=hand))
+            caption.appendChild(el("span", said_hand + (words("view.421.caption.rampo") if shown_rampo else "")))
         elif state.dice:
             caption.textContent = words(hand_label(state.dice))
         else:
@@ -452,15 +459,15 @@ class View(TrayView):
         roll.dataset.action = self.tray.notation()
         kept = len(held)
         roll.textContent = (
-            "Lancer les dés" if state.throws == 0
-            else "Relancer" + (" les 3 dés" if not kept else f" {plural(DICE - kept, 'dé')}")
+            words("view.common.roll_dice") if state.throws == 0
+            else words("view.421.reroll_some", n=DICE - kept) if kept else words("view.421.reroll_all")
         )
         stop.hidden = not state.decharge or state.is_terminal()
         stop.disabled = not self._can_stop()
         auto.hidden = state.decharge or state.is_terminal()
         running = self._auto_running
         auto.disabled = running or not self._auto_possible()
-        auto.textContent = "Charge auto en cours…" if running else "Charge auto"
+        auto.textContent = words("view.421.auto.running" if running else "view.421.auto")
         counter = by_id("roll-count")
         counter.hidden = not state.decharge or bool(state.rampo)
         clear(counter)
@@ -490,38 +497,37 @@ class View(TrayView):
     def _draw_info(self, state, current):
         phase = by_id("phase-info")
         clear(phase)
-        self.turn_info(current, f"Tour {state.round} · ")
+        self.turn_info(current, words("view.421.turn", round=state.round))
         if current is None:
             set_text(phase, self.table.family.text.reason(state.outcome(), self.names))
             return
-        badge = {"charge": "Charge", "decharge": "Décharge", "rampo": "Rampo"}[state.phase]
-        phase.appendChild(el("span", badge, "phase " + state.phase))
+        badge = words(f"421.phase.{state.phase}")
+        phase.appendChild(el("span", badge[:1].upper() + badge[1:], "phase " + state.phase))
         if state.rampo:
-            where = "meilleure" if state.rampo == "best" else "pire"
-            phase.appendChild(el("span", f" pour la {where} place, un lancer"))
+            phase.appendChild(el("span", words("view.421.info.rampo_best" if state.rampo == "best"
+                                               else "view.421.info.rampo_worst")))
         else:
             left = state.limit - state.throws
-            text = f" lancer {state.throws + 1 if left else state.throws}/{state.limit}"
             if state.decharge:
-                text = f" · encore {plural(left, 'lancer')} permis" if state.throws else (
-                    f" · {plural(state.limit, 'lancer')} au plus")
+                text = words("view.421.info.throws_left", n=left) if state.throws else (
+                    words("view.421.info.throws_limit", n=state.limit))
             else:
-                text = " · un lancer chacun"
+                text = words("view.421.info.charge")
             phase.appendChild(el("span", text))
 
     def hint_text(self):
         state = self.match.state
         if state.is_terminal():
             return ""
-        name = self.names[state.current_player()]
+        name = Name(self.names[state.current_player()])
         if not self.table.my_turn:
-            return f"{name} (ordinateur) lance…"
+            return render("view.421.hint.computer", player=name)
         if self._auto_running:
-            return "Charge auto\u00a0: les lancers de la charge se jouent."
+            return words("view.421.hint.auto")
         if state.throws == 0:
             if state.rampo:
-                return f"Rampo, {name}\u00a0: lancez les trois dés (Espace ou Entrée)."
-            return f"{name}, lancez les dés (Espace ou Entrée)."
+                return render("view.421.hint.rampo", player=name)
+            return render("view.421.hint.throw", player=name)
         if len(self.tray.held) == DICE:
-            return "Relâchez au moins un dé pour relancer, ou gardez votre main (S)."
-        return "Touchez les dés à garder (1 à 3), relancez, ou gardez votre main (S)."
+            return words("view.421.hint.release")
+        return words("view.421.hint.keep")

@@ -13,13 +13,11 @@ places a pawn on the focused cell when the dice allow it.
 
 import asyncio
 
-from dom import by_id, clear, el, on, said, spawn
+from dom import by_id, clear, el, on, spawn
 from pyscript import document
 from tray import DiceTray, TrayView
-from words import plural
 
 from pygames.linotte import (
-    DEFI,
     EMPTY,
     ROLLS,
     SIZE,
@@ -33,18 +31,13 @@ from pygames.linotte import (
 )
 from pygames.linotte.messages import events as move_events
 from pygames.linotte.messages import run_text
-from pygames.messages import Name, de
+from pygames.messages import Msg, Name, Series, render, sentences
 from pygames.messages import text as words
 
 SVG = "http://www.w3.org/2000/svg"
 MARKS = ("●", "■")  # round pawns and square pawns: never colour alone
-SHAPES = ("rond", "carré")
-# What a cell says on the board (brelans are drawn as a die).
-CELL_TEXT = {"full": ("Full", ""), "quinte": ("Quinte", "suite"), "carre": ("Carré", "4 pareils"),
-             "small": ("Small", "≤ 8"), "yam": ("Yam", "5 pareils"), "sec": ("Sec", "1er lancer"),
-             "appel": ("Appel", "annoncé")}
-APPEL_TEXT = {"full": "Full", "quinte": "Quinte", "carre": "Carré", "small": "Small", "yam": "Yam",
-              DEFI: "Défi"}
+# The cells whose small words under their name say what they take (brelans are drawn as a die).
+CELL_NOTES = ("quinte", "carre", "small", "yam", "sec", "appel")
 
 
 def kind_text(kind):
@@ -52,8 +45,23 @@ def kind_text(kind):
 
 
 def label(kind):
+    """A combination's name as a cell, a chip or an appel button shows it ("Full", "Carré")."""
     text = kind_text(kind)
     return text[0].upper() + text[1:]
+
+
+def cell_note(kind):
+    """The small words under a cell's name ("4 pareils"), or ""."""
+    return words(f"view.linotte.cell.{kind}") if kind in CELL_NOTES else ""
+
+
+def roll_label(rolls, kept, limit=ROLLS):
+    """The roll button: "Lancer les dés", "Relancer (tout)", "Relancer (2 dés)", "Plus de lancer"."""
+    if rolls == 0:
+        return words("view.common.roll_dice")
+    if rolls >= limit:
+        return words("view.common.no_roll_left")
+    return words("view.common.reroll_some", n=5 - kept) if kept else words("view.common.reroll_all")
 
 
 def events_text(state):
@@ -128,7 +136,7 @@ class View(TrayView):
             by_id("pass").focus()
 
     def score_text(self, player, score):
-        return plural(score, "point")
+        return words("count.points", n=score)
 
     def score_lines(self, player):
         """The end screen: the runs that scored for `player`, by their end cells."""
@@ -155,49 +163,51 @@ class View(TrayView):
         p = before.current_player()
         state, name = after, Name(self.names[p])
         if isinstance(action, Place):
-            return said(name, f" ({MARKS[p]})\u00a0: " + ", ".join(events_text(state)) + ".") + self._next_text(state)
+            return render("view.linotte.placed", player=name, mark=MARKS[p],
+                          events=", ".join(events_text(state))) + self._next_text(state)
         if isinstance(action, Pass):
-            return said(name, f"\u00a0: {', '.join(events_text(state))}.") + self._next_text(state)
+            return render("view.linotte.passed", player=name, events=", ".join(events_text(state))) \
+                + self._next_text(state)
         if isinstance(action, Announce):
-            return said(name, f" annonce un appel\u00a0: {kind_text(action.target)}. "
-                        "Il faut relancer pour le réussir.")
-        kept = said(name, f" garde {' '.join(map(str, action.keep))}. ") if action.keep else []
-        text = (f", lancer {state.rolls} sur 3\u00a0: " + ", ".join(map(str, state.dice))
-                + f" ({words(describe_dice(state.dice))}).")
+            return render("view.linotte.announced", player=name, target=kind_text(action.target))
+        said = [Msg("yams.keeps", player=name, dice=" ".join(map(str, action.keep)))] if action.keep else []
+        said.append(Msg("view.linotte.rolled", player=name, roll=state.rolls, dice=", ".join(map(str, state.dice)),
+                        combinations=describe_dice(state.dice)))
         if state.target:
             target = kind_text(state.target)
-            text += f" Appel {target} réussi." if state.appel_fulfilled() else f" Appel {target} pas encore réussi."
+            said.append(Msg("view.linotte.rolled.appel_made" if state.appel_fulfilled()
+                            else "view.linotte.rolled.appel_pending", target=target))
         elif state.sec_available():
-            text += " Sec possible."
+            said.append(Msg("view.linotte.rolled.sec"))
         if self.table.my_turn:
             cells = state.placeable_cells()
-            text += (" Cases possibles\u00a0: " + ", ".join(cell_name(c) for c in cells) + "."
-                     if cells else " Aucune case possible.")
-        return kept + said(name, text)
+            said.append(Msg("view.linotte.rolled.cells", cells=", ".join(cell_name(c) for c in cells))
+                        if cells else Msg("view.linotte.rolled.no_cell"))
+        return sentences(said)
 
     def _next_text(self, state):
+        """After a placement or a pass: the points, and whose turn it is (a person's)."""
         if state.is_terminal():
             return []
-        out = [(" Points\u00a0: ", False)]
-        for i, (n, score) in enumerate(zip(self.names, state.scores())):
-            out += said(", " if i else "", Name(n), f" {score}")
-        out.append((".", False))
+        scores = Series(Msg("view.linotte.score", player=Name(n), points=score)
+                        for n, score in zip(self.names, state.scores()))
+        said = [Msg("view.linotte.scores", scores=scores)]
         if self.table.is_person(state.current_player()):
-            out += said(" À ", Name(self.names[state.current_player()]), " de jouer.")
-        return out
+            said.append(Msg("yams.next_player", player=Name(self.names[state.current_player()])))
+        return [(" ", False)] + sentences(said)
 
     def highlights(self, match):
         """For the statistics (stats_view.py): the five of a kind thrown in a finished game
         (the "Yam !" of the joy below), counted by replaying its actions."""
         from stats import landed_throws
 
-        return {"Yams obtenus": sum(len(s.dice) == 5 and len(set(s.dice)) == 1
+        return {words("view.linotte.highlight"): sum(len(s.dice) == 5 and len(set(s.dice)) == 1
                                     for s in landed_throws(match, Roll))}
 
     def joy(self, before, action, after):
         """A moment of joy (the shell's hook): five of a kind thrown."""
         if isinstance(action, Roll) and len(after.dice) == 5 and len(set(after.dice)) == 1:
-            return "Yam\u202f!"
+            return words("view.linotte.joy")
         return None
 
     def on_key(self, event):
@@ -276,10 +286,10 @@ class View(TrayView):
             if kind.isdigit():
                 face.classList.add("brelan")
                 face.appendChild(el("span", None, "die mini", data_face=kind))
-                face.appendChild(el("span", "brelan", "sub"))
+                face.appendChild(el("span", words("view.linotte.cell.brelan"), "sub"))
             else:
-                big, sub = CELL_TEXT[kind]
-                face.appendChild(el("span", big, "big"))
+                sub = cell_note(kind)
+                face.appendChild(el("span", label(kind), "big"))
                 if sub:  # a space between the words (not drawn in the flex box): "Appel annoncé"
                     face.appendChild(document.createTextNode(" "))
                     face.appendChild(el("span", sub, "sub"))
@@ -298,7 +308,7 @@ class View(TrayView):
             head = el("span", None, "who")
             head.appendChild(el("span", None, f"pawn p{p}", aria_hidden="true"))
             head.appendChild(el("span", player.name, "name"))
-            head.appendChild(el("span", f" ({MARKS[p]} pions {SHAPES[p]}s)", "sr-only"))
+            head.appendChild(el("span", " " + words(f"view.linotte.pawns.{p}", mark=MARKS[p]), "sr-only"))
             if player.is_computer:
                 head.appendChild(self.table.seat_badge(player))
             turn = el("span", "", "turn")
@@ -315,9 +325,9 @@ class View(TrayView):
         box = by_id("appel-buttons")
         clear(box)
         for target in state.appel_targets():
-            box.appendChild(el("button", APPEL_TEXT[target], "ghost small appel", type="button",
+            box.appendChild(el("button", label(target), "ghost small appel", type="button",
                                data_action=f"announce {target}",
-                               aria_label=f"Appel\u00a0: {kind_text(target)}"))
+                               aria_label=words("view.linotte.appel", target=kind_text(target))))
 
     # --- drawing ----------------------------------------------------------------------
 
@@ -334,7 +344,7 @@ class View(TrayView):
             self.table.hint("")
             return
         self.turn_info(current, el("span", None, f"pawn p{current}", aria_hidden="true"),
-                       f" · lancer {state.rolls}/3")
+                       words("view.common.roll_of", roll=state.rolls, rolls=ROLLS))
         self.table.hint(self.hint_text())
 
     def _draw_board(self, state, placeable):
@@ -360,20 +370,20 @@ class View(TrayView):
             if "preview" in cell.className:
                 cls += " preview"
             cell.className = cls
-            text = f"{cell_name(i)}, {kind_text(kind)}"
-            if CELL_TEXT.get(kind, ("", ""))[1]:  # the name holds the cell's visible words
-                text += ", " + CELL_TEXT[kind][1]
+            parts = [cell_name(i), kind_text(kind)]
+            if cell_note(kind):  # the name holds the cell's visible words
+                parts.append(cell_note(kind))
             if owner != EMPTY:
-                text += f", pion {MARKS[owner]} {de(names[owner])}"
+                parts.append(words("view.linotte.aria.pawn", mark=MARKS[owner], player=Name(names[owner])))
                 if i in in_run:
-                    text += ", aligné"
+                    parts.append(words("view.linotte.aria.in_run"))
                 if i == self.last_cell:
-                    text += ", dernier pion posé"
+                    parts.append(words("view.linotte.aria.last"))
             elif i in placeable:
-                text += ", posable (" + words(state.why_cell(i)) + ")"
+                parts.append(words("view.linotte.aria.placeable", why=state.why_cell(i)))
             else:
-                text += ", libre"
-            cell.setAttribute("aria-label", text)
+                parts.append(words("view.linotte.aria.free"))
+            cell.setAttribute("aria-label", ", ".join(parts))
             if i in placeable:
                 cell.dataset.action = f"place {cell_name(i).lower()}"
                 cell.removeAttribute("aria-disabled")
@@ -399,9 +409,9 @@ class View(TrayView):
             row["li"].classList.toggle("current", p == current)
             row["li"].dataset.points = str(scores[p])
             row["li"].dataset.left = str(left[p])
-            row["points"].textContent = plural(scores[p], "point")
-            row["left"].textContent = f"{left[p]} pion{'s' if left[p] > 1 else ''} à poser"
-            row["turn"].textContent = "à jouer" if p == current else ""
+            row["points"].textContent = words("count.points", n=scores[p])
+            row["left"].textContent = words("view.linotte.to_place", pawns=Msg("count.pawns", n=left[p]))
+            row["turn"].textContent = words("view.linotte.seat.to_play") if p == current else ""
 
     def _draw_dice(self, state, human):
         self.tray.draw()
@@ -409,14 +419,14 @@ class View(TrayView):
         clear(caption)
         if state.target:
             chip = el("span", None, "chip appel-status", id="appel-status")
-            chip.appendChild(el("span", f"Appel\u00a0: {kind_text(state.target)}", "what"))
+            chip.appendChild(el("span", words("view.linotte.appel", target=kind_text(state.target)), "what"))
             if state.rolls >= 2:
                 done = state.appel_fulfilled()
-                chip.appendChild(el("span", " ✓ réussi" if done else
-                                    (" ✗ manqué" if state.rolls >= ROLLS else " · pas encore"),
-                                    "state " + ("ok" if done else "no")))
+                said = ("view.linotte.chip.made" if done else
+                        "view.linotte.chip.missed" if state.rolls >= ROLLS else "view.linotte.chip.not_yet")
+                chip.appendChild(el("span", " " + words(said), "state " + ("ok" if done else "no")))
             else:
-                chip.appendChild(el("span", " · relancez", "state"))
+                chip.appendChild(el("span", " " + words("view.linotte.chip.reroll"), "state"))
             caption.appendChild(chip)
         if state.dice and not state.rerolling and not state.is_terminal() and not state.target:
             # (after an appel only the named majeure counts: its chip says whether it is there)
@@ -425,21 +435,18 @@ class View(TrayView):
                 for kind in kinds:
                     caption.appendChild(el("span", label(kind), "chip combo"))
             else:
-                caption.appendChild(el("span", "Aucune combinaison", "chip none"))
+                none = words("linotte.no_combination")
+                caption.appendChild(el("span", none[:1].upper() + none[1:], "chip none"))
             if state.sec_available():
-                caption.appendChild(el("span", "Sec\u202f!", "chip sec",
-                                       title="Majeure au premier lancer\u00a0: la case Sec est permise"))
+                caption.appendChild(el("span", words("view.linotte.chip.sec"), "chip sec",
+                                       title=words("view.linotte.chip.sec_title")))
 
     def _draw_controls(self, state, human):
         roll = by_id("roll")
         roll.disabled = not self.can_roll()
         roll.dataset.action = self.tray.notation()
         kept = len(self.tray.held) if state.dice else 0
-        roll.textContent = (
-            "Lancer les dés" if state.rolls == 0
-            else "Relancer" + (" (tout)" if not kept else f" ({5 - kept} dé{'s' if 5 - kept > 1 else ''})")
-            if state.rolls < ROLLS else "Plus de lancer"
-        )
+        roll.textContent = roll_label(state.rolls, kept)
         by_id("pass").disabled = not self._can_pass()
         counter = by_id("roll-count")
         clear(counter)
@@ -457,39 +464,35 @@ class View(TrayView):
         if self.last_move is None:
             return
         p, events = self.last_move
-        node.appendChild(el("span", "Dernier coup", "label"))
+        node.appendChild(el("span", words("view.linotte.last_move"), "label"))
         node.appendChild(el("span", None, f"pawn p{p}", aria_hidden="true"))
-        text = ", ".join(events)
         node.appendChild(el("span", self.names[p], "name"))
-        node.appendChild(el("span", f"\u00a0: {text}"))
+        node.appendChild(el("span", words("view.common.colon") + ", ".join(events)))
 
     def hint_text(self):
         state = self.match.state
         if state.is_terminal():
             return ""
         if not self.table.my_turn:
-            return said(Name(self.names[state.current_player()]), " (ordinateur) réfléchit…")
+            return render("view.common.thinking", player=Name(self.names[state.current_player()]))
         if state.rolls == 0:
-            return "Lancez les dés (Espace ou Entrée)."
+            return words("view.common.throw_hint")
         cells = state.placeable_cells()
         if state.target:
             target = kind_text(state.target)
             if state.rolls == 1:
-                return f"Appel {target}\u00a0: gardez des dés (touches 1 à 5) et relancez."
+                return words("view.linotte.hint.appel_keep", target=target)
             if state.appel_fulfilled():
-                if cells:
-                    return "Appel réussi\u00a0: posez un pion sur une case en surbrillance."
-                return "Appel réussi, mais plus de case libre pour lui\u00a0: passez (P)."
+                return words("view.linotte.hint.appel_place" if cells else "view.linotte.hint.appel_full")
             if state.rolls < ROLLS:
-                return f"Appel {target} pas encore réussi\u00a0: relancez, ou passez (P)."
-            return "Appel manqué\u00a0: aucun pion ce tour-ci, passez (P)."
+                return words("view.linotte.hint.appel_pending", target=target)
+            return words("view.linotte.hint.appel_missed")
         more = state.rolls < ROLLS
         if cells:
             if more:
-                text = "Posez un pion sur une case en surbrillance, ou gardez des dés (1 à 5) et relancez"
-                return text + (", ou annoncez un appel." if state.rolls == 1 else ".")
-            return "Posez un pion sur une case en surbrillance, ou passez (P)."
+                return words("view.linotte.hint.place_keep_appel" if state.rolls == 1
+                             else "view.linotte.hint.place_keep")
+            return words("view.linotte.hint.place_pass")
         if more:
-            text = "Aucune case pour ces dés\u00a0: gardez des dés (1 à 5) et relancez"
-            return text + (", annoncez un appel, ou passez (P)." if state.rolls == 1 else ", ou passez (P).")
-        return "Aucune case pour ces dés\u00a0: passez (P)."
+            return words("view.linotte.hint.none_keep_appel" if state.rolls == 1 else "view.linotte.hint.none_keep")
+        return words("view.linotte.hint.none_pass")

@@ -7,19 +7,28 @@ so that a reload keeps them); the roll button's ``data-action`` always says what
 plays (``roll``, or ``keep 3 5 @1,4``).
 """
 
-from dom import by_id, clear, el, on, row, said
+from dom import by_id, clear, el, on, row, set_text
 from pyscript import document, window
 from tray import DiceTray, TrayView
 from words import decimal as points
-from words import plural
 
-from pygames.messages import Name, sentences
+from pygames.messages import Msg, Name, render, sentences, text
 from pygames.yams import UPPER_IDS, Roll, Score
 from pygames.yams.advisor import advise, analyse
 from pygames.yams.messages import describe as describe_move
 
 ROLLS = 3
 NBSP = "\u00a0"  # a list of dice never breaks across lines
+
+
+def roll_label(rolls, kept, limit=ROLLS):
+    """The roll button of five dice (the Yams, the Linotte): "Lancer les dés", "Relancer (tout)",
+    "Relancer (2 dés)", "Plus de lancer"."""
+    if rolls == 0:
+        return text("view.common.roll_dice")
+    if rolls >= limit:
+        return text("view.common.no_roll_left")
+    return text("view.common.reroll_some", n=5 - kept) if kept else text("view.common.reroll_all")
 
 
 class View(TrayView):
@@ -50,14 +59,14 @@ class View(TrayView):
         by_id("roll").focus()
 
     def score_text(self, player, score):
-        return plural(score, "point")
+        return text("count.points", n=score)
 
     def highlights(self, match):
         """For the statistics (stats_view.py): the Yams made in a finished game, every
         five of a kind put on the sheet, counted by replaying its actions."""
         made = sum(1 for step in match.positions() if isinstance(step.action, Score)
                    and len(step.before.dice) == 5 and len(set(step.before.dice)) == 1)
-        return {("Yahtzee" if match.game.id == "yahtzee" else "Yams") + " réalisés": made}
+        return {text("view.yams.highlight." + ("yahtzee" if match.game.id == "yahtzee" else "yams")): made}
 
     def moved(self, before, action, after):
         self.tray.thrown(before, action)
@@ -84,8 +93,8 @@ class View(TrayView):
         pts, box = max(better, key=lambda item: item[0])
         index = state.rules.index
         label, other = state.rules.boxes[index[action.box]].label, state.rules.boxes[index[box]].label
-        return (f"Inscrire 0 dans la case «\u00a0{label}\u00a0»\u202f? "
-                f"Avec ces dés, «\u00a0{other}\u00a0» rapporterait {plural(pts, 'point')}.", "Inscrire 0")
+        return (text("view.yams.confirm.question", box=label, other=other, points=Msg("count.points", n=pts)),
+                text("view.yams.confirm.button"))
 
     def describe(self, before, action, after):
         table = self.table
@@ -94,7 +103,7 @@ class View(TrayView):
     def joy(self, before, action, after):
         """A moment of joy: five of a kind thrown."""
         if isinstance(action, Roll) and len(after.dice) == 5 and len(set(after.dice)) == 1:
-            return "Yahtzee\u202f!" if self.match.game.id == "yahtzee" else "Yams\u202f!"
+            return text("view.yams.joy." + ("yahtzee" if self.match.game.id == "yahtzee" else "yams"))
         return None
 
     def on_key(self, event):
@@ -114,7 +123,7 @@ class View(TrayView):
         head, body = by_id("sheet-head"), by_id("sheet-body")
         clear(head)
         clear(body)
-        head.appendChild(el("th", "Case", scope="col"))
+        head.appendChild(el("th", text("view.yams.sheet.box"), scope="col"))
         by_id("sheet").classList.toggle("many", len(match.players) >= 4)
         self.heads = []
         for p in match.players:
@@ -147,13 +156,16 @@ class View(TrayView):
         for box in rules.boxes:
             row(box.id, box.label, None, box.help if not box.upper else None)
             if box.id == "sixes":
-                row("upper", "Sous-total", "total", f"prime à {threshold}")
-                row("bonus", f"Prime +{rules.bonus}", "sub", None, f"Prime de {rules.bonus} points")
+                row("upper", text("view.yams.sheet.upper"), "total",
+                    text("view.yams.sheet.upper_note", threshold=threshold))
+                row("bonus", text("view.yams.sheet.bonus", bonus=rules.bonus), "sub", None,
+                    text("view.yams.sheet.bonus_said", bonus=rules.bonus))
         if rules.primes:
-            label = "Deuxième Yahtzee" if match.game.id == "yahtzee" else "Deuxième Yam"
-            row("primes", label, "sub", "+100 par Yam de plus")
-        row("lower", "Partie basse", "total")
-        row("total", "TOTAL", "total grand")
+            yahtzee = match.game.id == "yahtzee"
+            row("primes", text("view.yams.sheet.second_yahtzee" if yahtzee else "view.yams.sheet.second_yams"), "sub",
+                text("view.yams.sheet.primes_note_yahtzee" if yahtzee else "view.yams.sheet.primes_note"))
+        row("lower", text("view.yams.sheet.lower"), "total")
+        row("total", text("yams.text.total"), "total grand")
         self._legend(rules)
 
     @staticmethod
@@ -163,13 +175,11 @@ class View(TrayView):
         if not legend:
             return
         clear(legend)
-        legend.appendChild(el("b", "Sous-total"))
-        legend.appendChild(el("span", "\u00a0: la somme des cases 1 à 6\u202f; entre parenthèses, l'avance (+) ou le "
-                                      "retard (−) sur «\u00a0trois dés de chaque face\u00a0» (63 points en tout). "))
-        legend.appendChild(el("b", f"Prime +{rules.bonus}"))
-        legend.appendChild(el("span", f"\u00a0: {rules.bonus} points si le sous-total atteint "
-                                      f"{rules.bonus_threshold}\u202f; avant, «\u00a0−12\u00a0» veut dire qu'il manque "
-                                      "12 points."))
+        legend.appendChild(el("b", text("view.yams.sheet.upper")))
+        legend.appendChild(el("span", text("view.yams.legend.upper")))
+        legend.appendChild(el("b", text("view.yams.sheet.bonus", bonus=rules.bonus)))
+        legend.appendChild(el("span", text("view.yams.legend.bonus", bonus=rules.bonus,
+                                           threshold=rules.bonus_threshold)))
 
     def _set_cell(self, key, p, value):
         """Draw one cell; value is ("text", str, cls) or ("box", id, points, legal, label)."""
@@ -192,11 +202,11 @@ class View(TrayView):
         button = el(
             "button", str(pts), "box" + (" zero" if pts == 0 else ""),
             type="button", data_box=box, data_action=f"score {box}",
-            aria_label=f"Inscrire {pts} en {label}",
+            aria_label=text("view.yams.score_box", points=pts, box=label),
         )
         button.disabled = not legal
         if not legal:
-            button.title = "Un 0 seulement si aucune case ne marque"
+            button.title = text("option.forced_scoring")
         td.appendChild(button)
 
     def draw(self, state, current):
@@ -221,15 +231,15 @@ class View(TrayView):
                     self._set_cell(box.id, p, ("text", "", cls))
             started = any(sheet.boxes[b] is not None for b in UPPER_IDS)
             par = f" ({sheet.par:+d})".replace("-", "−") if started else ""
-            ahead = (f"{abs(sheet.par)} points d'avance" if sheet.par > 0 else
-                     f"{-sheet.par} points de retard" if sheet.par < 0 else "à égalité")
-            said = f"{sheet.upper}, {ahead} sur trois dés de chaque face" if started else ""
+            ahead = ("view.yams.upper.ahead" if sheet.par > 0 else
+                     "view.yams.upper.behind" if sheet.par < 0 else "view.yams.upper.even")
+            said = text(ahead, upper=sheet.upper, n=abs(sheet.par)) if started else ""
             self._set_cell("upper", p, ("text", f"{sheet.upper}{par}", cls, said))
             missing = not sheet.bonus and self._upper_open(sheet)
             bonus = str(sheet.bonus) if sheet.bonus else (
                 f"−{sheet.missing_for_bonus}" if missing else "0")
-            said = (f"il manque {plural(sheet.missing_for_bonus, 'point')} pour la prime de "
-                    f"{state.rules.bonus} points" if missing else "")
+            said = (text("view.yams.bonus.missing", points=Msg("count.points", n=sheet.missing_for_bonus),
+                         bonus=state.rules.bonus) if missing else "")
             self._set_cell("bonus", p, ("text", bonus, cls, said))
             if ("primes", p) in self.cells:
                 self._set_cell("primes", p, ("text", str(sheet.primes) if sheet.primes else "", cls))
@@ -240,11 +250,7 @@ class View(TrayView):
         roll.disabled = not self.can_roll()
         roll.dataset.action = self.tray.notation()
         kept = len(self.tray.held)
-        roll.textContent = (
-            "Lancer les dés" if state.rolls == 0
-            else "Relancer" + (" (tout)" if not kept else f" ({5 - kept} dé{'s' if 5 - kept > 1 else ''})")
-            if state.rolls < ROLLS else "Plus de lancer"
-        )
+        roll.textContent = roll_label(state.rolls, kept)
         counter = by_id("roll-count")
         clear(counter)
         for i in range(ROLLS):
@@ -253,8 +259,8 @@ class View(TrayView):
             self.turn_info(None)
             self.table.hint("")
             return
-        self.turn_info(current, f"Tour {min(state.turn, state.turns)}/{state.turns} · ",
-                       f" · lancer {state.rolls}/3")
+        self.turn_info(current, text("view.yams.turn", turn=min(state.turn, state.turns), turns=state.turns),
+                       text("view.common.roll_of", roll=state.rolls, rolls=ROLLS))
         self.table.hint(self.hint_text())
         by_id("advise").disabled = not human
         self.layout_changed()
@@ -276,39 +282,39 @@ class View(TrayView):
         if state.is_terminal():
             return ""
         if not self.table.my_turn:
-            return said(Name(self.match.players[state.current_player()].name), " (ordinateur) réfléchit…")
+            return render("view.common.thinking", player=Name(self.match.players[state.current_player()].name))
         if state.rolls == 0:
-            return "Lancez les dés (Espace ou Entrée)."
-        joker = " Yam joker\u00a0: il compte pleine valeur en bas." if state.joker_active() else ""
-        joker += self._refused_zero(state)
+            return text("view.common.throw_hint")
+        notes = [text("view.yams.hint.joker")] if state.joker_active() else []
+        notes += self._refused_zero(state)
         if state.rolls >= ROLLS:
-            return "Choisissez une case sur la feuille." + joker
+            return " ".join([text("view.yams.hint.choose"), *notes])
         if len(self.tray.held) == 5:
-            return "Relâchez au moins un dé pour relancer, ou choisissez une case."
-        return "Touchez les dés à garder (1 à 5), relancez, ou choisissez une case." + joker
+            return text("view.yams.hint.release")
+        return " ".join([text("view.yams.hint.keep"), *notes])
 
     @staticmethod
     def _refused_zero(state):
-        """Why the boxes that would score 0 are closed (the Boîte à jeux's forced scoring)."""
+        """Why the boxes that would score 0 are closed (the Boîte à jeux's forced scoring):
+        a sentence in a list, or none."""
         if not state.rules.forced_scoring or state.rolls == 0:
-            return ""
+            return []
         legal = set(state.scorable())
         if any(b not in legal for b in state.potential()):
-            return (" Un\u00a00 seulement si aucune case ne marque\u00a0: les cases à\u00a00 "
-                    "sont fermées tant qu'une autre marque.")
-        return ""
+            return [text("view.yams.hint.forced")]
+        return []
 
     # --- the advisor and the analysis ------------------------------------------------
 
     def _describe_choice(self, state, action):
         if isinstance(action, Score):
             box = state.rules.boxes[state.rules.index[action.box]]
-            return f"Inscrire {state.potential()[action.box]} en {box.label}"
+            return text("view.yams.score_box", points=state.potential()[action.box], box=box.label)
         if state.rolls == 0:
-            return "Lancer les dés"
+            return text("view.common.roll_dice")
         if not action.keep:
-            return "Tout relancer"
-        return "Garder " + " ".join(map(str, action.keep))
+            return text("view.yams.choice.reroll_all")
+        return text("view.yams.choice.keep", dice=" ".join(map(str, action.keep)))
 
     def advice(self, state, tables):
         """The advisor's panel: (nodes, what to announce)."""
@@ -316,7 +322,7 @@ class View(TrayView):
         if not choices:
             return [], ""
         best = choices[0][1]
-        nodes = [el("p", f"Score final espéré en jouant au mieux\u00a0: {points(best)}", "advice-best")]
+        nodes = [el("p", text("view.yams.advice.best", points=points(best)), "advice-best")]
         listing = el("ol", None, "advice-list")
         for action, value in choices[:6]:
             item = el("li")
@@ -329,8 +335,8 @@ class View(TrayView):
             listing.appendChild(item)
         nodes.append(listing)
         if len(choices) > 6:
-            nodes.append(el("p", f"… et {len(choices) - 6} autres choix, moins bons.", "hint"))
-        return nodes, "Conseil\u00a0: " + self._describe_choice(state, choices[0][0]) + "."
+            nodes.append(el("p", text("view.yams.advice.more", n=len(choices) - 6), "hint"))
+        return nodes, text("view.common.advice", advice=self._describe_choice(state, choices[0][0]))
 
     def take_advice(self, notation):
         self.tray.take_advice(self.match.game.parse_action(notation))
@@ -343,18 +349,20 @@ class View(TrayView):
             mine = [r for r in reviews if r.player == p]
             lost = sum(r.loss for r in mine)
             section = el("section", None, "review")
-            title = f"{player.name}\u00a0: {points(lost)} points perdus en espérance"
-            perfect = f"{player.name}\u00a0: aucun point perdu, jeu parfait"
-            section.appendChild(el("h3", title if lost >= 0.05 else perfect))
+            title = el("h3")
+            set_text(title, render("view.yams.analysis.lost", player=Name(player.name), points=points(lost))
+                     if lost >= 0.05 else render("view.yams.analysis.perfect", player=Name(player.name)))
+            section.appendChild(title)
             # Turn by turn: what was played, and where it strayed, the best choice instead.
             table = el("table", None, "review-table")
-            table.appendChild(row(("Tour", "Joué", "Le mieux", "Perte"), tag="th", scope="col"))
+            heads = ("turn", "played", "best", "loss")
+            table.appendChild(row(tuple(text(f"view.yams.analysis.{h}") for h in heads), tag="th", scope="col"))
             for review in mine:
-                played = " → ".join(self._notation_fr(state, d.played) for d in review.decisions)
+                played = " → ".join(self._notation(state, d.played) for d in review.decisions)
                 strays = [d for d in review.decisions if d.loss >= 0.05]
                 best = "; ".join(  # the roll says which of the turn's choices it was
-                    f"{self._notation_fr(state, d.best)} (lancer\u00a0{d.roll}, dés "
-                    f"{NBSP.join(map(str, d.dice))})" for d in strays
+                    text("view.yams.analysis.instead", choice=self._notation(state, d.best), roll=d.roll,
+                         dice=NBSP.join(map(str, d.dice))) for d in strays
                 )
                 loss = points(review.loss) if review.loss >= 0.05 else "0"
                 table.appendChild(row((str(review.turn), played, best or "—", loss),
@@ -364,7 +372,9 @@ class View(TrayView):
         return nodes
 
     @staticmethod
-    def _notation_fr(state, action):
+    def _notation(state, action):
         if isinstance(action, Score):
             return str(state.rules.boxes[state.rules.index[action.box]].label)
-        return "garder " + NBSP.join(map(str, action.keep)) if action.keep else "tout relancer"
+        if action.keep:
+            return text("view.yams.analysis.keep", dice=NBSP.join(map(str, action.keep)))
+        return text("view.yams.analysis.reroll_all")

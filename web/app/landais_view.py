@@ -186,9 +186,9 @@ class View(TrayView):
         state = self.match.state
         points = Msg("view.landais.score", n=score, points=fmt(score))
         if state.rules.manches > 1:
-            return words("view.landais.score_manches", manches=Msg("count.manches", n=state.manches_won[player]),
-                         points=points)
-        return words(points)
+            return Msg("view.landais.score_manches", manches=Msg("count.manches", n=state.manches_won[player]),
+                       points=points)
+        return points
 
     def moved(self, before, action, after):
         if isinstance(action, Roll):
@@ -278,7 +278,7 @@ class View(TrayView):
         (the "Poigne !" of the joy below), counted by replaying its actions."""
         from stats import landed_throws
 
-        return {words("view.landais.highlight"): sum(s.last is not None and s.last.kind == "poigne" and not s.last.gift
+        return {"site.highlight.poignes": sum(s.last is not None and s.last.kind == "poigne" and not s.last.gift
                                and not s.last.bust for s in landed_throws(match, Roll))}
 
     def joy(self, before, action, after):

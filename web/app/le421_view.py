@@ -146,7 +146,7 @@ class View(TrayView):
             stop.focus()
 
     def score_text(self, player, score):
-        return words("count.tokens", n=-score)
+        return Msg("count.tokens", n=-score)  # as data: the statistics keep it so
 
     def stats_value(self, score):
         return -score
@@ -155,7 +155,7 @@ class View(TrayView):
         """For the statistics: the throws that showed 4-2-1 in a finished game."""
         thrown = sum(1 for step in match.positions() if isinstance(step.action, Throw)
                      and not step.after.rolling and sorted(step.after.dice) == [1, 2, 4])
-        return {words("view.421.highlight"): thrown}
+        return {"site.highlight.421_thrown": thrown}
 
     def moved(self, before, action, after):
         """The last hand thrown stays in view once the table is cleared; a round's end goes

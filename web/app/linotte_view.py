@@ -136,7 +136,7 @@ class View(TrayView):
             by_id("pass").focus()
 
     def score_text(self, player, score):
-        return words("count.points", n=score)
+        return Msg("count.points", n=score)  # as data: the statistics keep it so
 
     def score_lines(self, player):
         """The end screen: the runs that scored for `player`, by their end cells."""
@@ -201,7 +201,7 @@ class View(TrayView):
         (the "Yam !" of the joy below), counted by replaying its actions."""
         from stats import landed_throws
 
-        return {words("view.linotte.highlight"): sum(len(s.dice) == 5 and len(set(s.dice)) == 1
+        return {"site.highlight.yams_thrown": sum(len(s.dice) == 5 and len(set(s.dice)) == 1
                                     for s in landed_throws(match, Roll))}
 
     def joy(self, before, action, after):

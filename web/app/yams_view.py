@@ -59,14 +59,14 @@ class View(TrayView):
         by_id("roll").focus()
 
     def score_text(self, player, score):
-        return text("count.points", n=score)
+        return Msg("count.points", n=score)  # as data: the statistics keep it so
 
     def highlights(self, match):
         """For the statistics (stats_view.py): the Yams made in a finished game, every
         five of a kind put on the sheet, counted by replaying its actions."""
         made = sum(1 for step in match.positions() if isinstance(step.action, Score)
                    and len(step.before.dice) == 5 and len(set(step.before.dice)) == 1)
-        return {text("view.yams.highlight." + ("yahtzee" if match.game.id == "yahtzee" else "yams")): made}
+        return {"site.highlight." + ("yahtzee_made" if match.game.id == "yahtzee" else "yams_made"): made}
 
     def moved(self, before, action, after):
         self.tray.thrown(before, action)

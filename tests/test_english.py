@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import simulate
 
 from pygames import GAMES, family_of, find_game, messages
 from pygames.core import bot_for
@@ -61,23 +60,34 @@ def ids(msg) -> set[str]:
     return set()
 
 
-def seated(game_id, names, seats, seed, options=None):
-    """A seeded game between computer players of the given levels (random moves: "random")."""
-    if seats == "random":
-        return simulate(game_id, names, options, seed=seed)
-    game = find_game(game_id)
-    bots = [bot_for(game, seats, None) for _ in names]
-    return simulate(game_id, names, options, seed=seed, bot=lambda st: bots[st.current_player()](st))
+class Games:
+    """Seeded games between computer players (tests/conftest.py `simulate`)."""
+
+    def __init__(self, simulate):
+        self.simulate = simulate
+
+    def seated(self, game_id, names, seats, seed, options=None):
+        """A seeded game between computer players of a level (random moves: "random")."""
+        if seats == "random":
+            return self.simulate(game_id, names, options, seed=seed)
+        game = find_game(game_id)
+        bots = [bot_for(game, seats, None) for _ in names]
+        return self.simulate(game_id, names, options, seed=seed,
+                             bot=lambda st: bots[st.current_player()](st))
+
+    def __call__(self, game_id, names, options_list=(None,), count=3):
+        for options in options_list:
+            for i in range(count):
+                for seats in ("random", "simple"):
+                    yield self.seated(game_id, names, seats, f"english/{i}", options)
 
 
-def matches(game_id, names, options_list=(None,), count=3):
-    for options in options_list:
-        for i in range(count):
-            for seats in ("random", "simple"):
-                yield seated(game_id, names, seats, f"english/{i}", options)
+@pytest.fixture
+def matches(simulated):
+    return Games(simulated)
 
 
-def test_a_yams_game_is_told_in_english():
+def test_a_yams_game_is_told_in_english(matches):
     said, used = [], set()
     for game_id in ("yams", "yams-boite", "yahtzee"):
         for match in matches(game_id, ("Alice", "Bob"), count=1):
@@ -94,17 +104,17 @@ def test_a_yams_game_is_told_in_english():
     assert "Bob's turn." in said
 
 
-def test_yahtzee_and_yams_sheets_say_their_own_bonus_rows():
+def test_yahtzee_and_yams_sheets_say_their_own_bonus_rows(matches):
     for game_id, row in (("yahtzee", "Yahtzee bonuses"), ("yams", "Yam bonuses")):
-        match = seated(game_id, ("Alice",), "simple", "english/sheet")
+        match = matches.seated(game_id, ("Alice",), "simple", "english/sheet")
         shown = english_text(family_of(match.game).text.render_text(match.state, match.names))
         assert row in shown and "Bonus (≥63)" in shown and "Aces" in shown
     messages.use("fr")
-    match = seated("yahtzee", ("Alice",), "simple", "english/sheet")
+    match = matches.seated("yahtzee", ("Alice",), "simple", "english/sheet")
     assert "Primes Yam" in family_of(match.game).text.render_text(match.state, match.names)
 
 
-def test_the_421_rounds_and_standing_lines_are_english():
+def test_the_421_rounds_and_standing_lines_are_english(matches):
     used = set()
     said = []
     for match in matches("421", ("Alice", "Bob", "Zoé"), (None, {"nenette_four": True}), count=4):
@@ -148,7 +158,7 @@ def test_the_421_advice_is_written_the_english_way():
     assert text(words_421.advice_value("tokens", 1.257)).startswith("+1,26 jetons")
 
 
-def test_the_linotte_events_are_english():
+def test_the_linotte_events_are_english(matches):
     used = set()
     options = (None, {"yam_master": True}, {"defi": True})
     for match in matches("linotte", ("Alice", "Bob"), options, count=2):
@@ -167,7 +177,7 @@ def test_the_linotte_events_are_english():
             "linotte.why.sec", "linotte.why.appel", "linotte.kind.carre", "linotte.kind.quinte"} <= used
 
 
-def test_the_de_landais_throws_and_journal_are_english():
+def test_the_de_landais_throws_and_journal_are_english(matches):
     used = set()
     for match in matches("de-landais", ("Alice", "Bob", "Zoé"), (None, {"manches": 2, "target": 1000}),
                          count=3):
@@ -189,7 +199,7 @@ def test_the_de_landais_throws_and_journal_are_english():
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_every_game_says_its_outcome_in_english(game_id):
+def test_every_game_says_its_outcome_in_english(game_id, matches):
     game = find_game(game_id)
     names = ("Alice", "Bob", "Zoé")[: max(game.min_players, min(3, game.max_players))]
     options = [None] + ([{"manches": 2, "target": 1000}] if game_id == "de-landais" else [])

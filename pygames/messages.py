@@ -200,6 +200,18 @@ def thousands(text: str) -> str:
 FILTERS = {"de": de, "n": thousands}
 
 
+def decimal(value: float, places: int = 1, sign: bool = False) -> str:
+    """254.6 as "254,6" in French, "254.6" in English (the catalogue's ``format.decimal``);
+    *sign*: "+0,25", "−0,50" (a true minus sign, as every negative)."""
+    written = f"{value:+.{places}f}" if sign else f"{value:.{places}f}"
+    return written.replace(".", word("format.decimal")).replace("-", "\u2212")
+
+
+def percent(fraction: float, places: int = 1) -> str:
+    """0.123 as "12,3\u00a0%" in French, "12.3%" in English (``format.percent``)."""
+    return template("format.percent", {}).replace("{n}", decimal(100 * fraction, places))
+
+
 def word(msg_id: str) -> str:
     """A catalogue entry as it is written (spaces kept): a separator, a unit."""
     return catalogue().template(msg_id, {})

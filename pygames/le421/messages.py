@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core import Outcome
-from ..messages import Msg, Name, Series, sentences, text
+from ..messages import Msg, Name, Series, decimal, percent, sentences, text
 from .rules import (
     DechargeStarts,
     Le421State,
@@ -224,8 +224,8 @@ def advice_choice(state: Le421State, action) -> Msg:
 def advice_value(measure: str, value: float) -> Msg:
     """What a choice is worth: a chance of winning the game, or tokens shed in the round."""
     if measure == "win":
-        return Msg("421.advice.win", percent=f"{100 * value:.1f}".replace(".", ",") + "\u00a0%")
-    return Msg("421.advice.tokens", value=f"{value:+.2f}".replace(".", ",").replace("-", "\u2212"))
+        return Msg("421.advice.win", percent=percent(value))
+    return Msg("421.advice.tokens", value=decimal(value, 2, sign=True))
 
 
 def describe_events(state: Le421State, names: Sequence[str]):

@@ -71,21 +71,24 @@ def render_text(state: LinotteState, names: Sequence[str]) -> str:
     marked with *; then pawns, points, dice and the appel."""
     marks = "AB"
     placeable = set(state.placeable_cells()) if not state.is_terminal() else set()
-    lines = [("    " + "".join(f"    {c:<8}" for c in "ABCDE")).rstrip()]
+    labels = [kind if kind.isdigit() else text(kind_label(kind)) for kind in state.rules.cells]
+    # A column is 12 characters wide, or as wide as its language's longest cell needs
+    # ("four of a kind"), with 4 for the pawn or the mark before it.
+    width = max(12, 5 + max(map(len, labels)))
+    lines = [("    " + "".join(f"    {c:<{width - 4}}" for c in "ABCDE")).rstrip()]
     for r in range(SIZE):
         row = f"{r + 1}   "
         for c in range(SIZE):
             i = r * SIZE + c
             owner = state.board[i]
-            kind = state.rules.cells[i]
-            label = kind if kind.isdigit() else text(kind_label(kind))
+            label = labels[i]
             if owner != EMPTY:
                 label = f"[{marks[owner]}] {label}"
             elif i in placeable:
                 label = f" *  {label}"
             else:
                 label = f"    {label}"
-            row += f"{label:<12}"
+            row += f"{label:<{width}}"
         lines.append(row.rstrip())
     scores, left = state.scores(), state.pawns_left()
     for p in range(2):

@@ -66,7 +66,10 @@ def render_text(state: YamsState, names: Sequence[str]) -> str:
         if box.id == "sixes":
             lines.append(f"{bonus:16}" + "".join(f"{s.bonus:>11}" for s in sheets))
     if state.rules.primes:
-        lines.append(f"{text('yams.text.primes'):16}" + "".join(f"{s.primes:>11}" for s in sheets))
+        # Yahtzee's own word for its bonus row ("Yahtzee bonuses"; French says "Primes Yam").
+        yahtzee = state.rules.boxes[state.rules.yam_index].name == "yahtzee"
+        primes = text("yams.text.primes_yahtzee" if yahtzee else "yams.text.primes")
+        lines.append(f"{primes:16}" + "".join(f"{s.primes:>11}" for s in sheets))
     lines.append(f"{text('yams.text.total'):16}" + "".join(f"{s.total:>11}" for s in sheets))
     if state.dice and not state.rerolling and not state.is_terminal():
         lines.append(text("yams.text.dice", dice=dice_list(state.dice, " "), roll=state.rolls,

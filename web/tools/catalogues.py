@@ -210,8 +210,15 @@ def compile_all(check_only: bool = False) -> list[str]:
     return changed
 
 
+#: Filters that are one language's grammar (French ``{best|de}``: "de Paul", "d'Ordinateur"):
+#: a translation writes the field without them (English "from {best}"), so a field is
+#: compared without them.
+GRAMMAR_FILTERS = re.compile(r"\|de\}")
+
+
 def _placeholders(text: str) -> list[str]:
-    return sorted(FIELD.findall(text)) + sorted(MARKUP.findall(text))
+    fields = [GRAMMAR_FILTERS.sub("}", f) for f in FIELD.findall(text)]
+    return sorted(fields) + sorted(MARKUP.findall(text))
 
 
 def problems(language: str) -> list[str]:

@@ -132,13 +132,20 @@ def load(language: str, data: Mapping[str, Any] | None = None) -> Catalogue:
     if data is None and language in _loaded:
         return _loaded[language]
     if data is None:
-        from .locale import read  # the package's files: the command line's and the tests' way
-
-        data = read(language)
+        data = _locale().read(language)
     fallback = None if language == REFERENCE else _reference()
     cat = Catalogue.from_json(data, fallback)
     _loaded[language] = cat
     return cat
+
+
+def _locale():
+    """pygames.locale: the compiled catalogues' files and the terminal's language, for the
+    command line and the tests.  Named by a string, so that a page's archive leaves it out
+    (web/tools/runtime follows imports): a page gives its catalogue as data (`use`)."""
+    from importlib import import_module
+
+    return import_module(__package__ + ".locale")
 
 
 def _reference() -> Catalogue | None:
@@ -148,7 +155,7 @@ def _reference() -> Catalogue | None:
         return _loaded[REFERENCE]
     try:
         return load(REFERENCE)
-    except (ValueError, OSError):
+    except (ValueError, OSError, ImportError):
         return None
 
 
@@ -162,9 +169,7 @@ def use(language: str, data: Mapping[str, Any] | None = None) -> Catalogue:
 def catalogue() -> Catalogue:
     """The language spoken: the one `use` chose, else the environment's (`from_environment`)."""
     if _active is None:
-        from .locale import from_environment
-
-        use(from_environment(LANGUAGES, REFERENCE))
+        use(_locale().from_environment(LANGUAGES, REFERENCE))
     return _active
 
 

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VIEWS = [ROOT / "web" / "app" / f"{name}_view.py" for name in ("yams", "le421", "linotte", "landais")]
 
 #: A message id, as the views look their words up.
-MESSAGE_ID = re.compile(r"^(view|count|word|format|option|yams|421|linotte|landais)\.[\w.-]*$")
+MESSAGE_ID = re.compile(r"^(view|count|word|format|option|yams|421|linotte|landais|site)\.[\w.-]*$")
 #: What only French writes: accented letters, its spaces before the marks, its quotes, an ellipsis.
 FRENCH_MARKS = re.compile("[àâäçéèêëîïôöùûüœÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŒ\u00a0\u202f«»…]")
 #: Words of the game views' French that are never a class, an id or a notation.

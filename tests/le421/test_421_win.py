@@ -393,12 +393,15 @@ def test_the_bad_table_of_a_truncated_but_valid_zlib_stream_is_refused():
 
 
 def test_the_rules_say_what_the_expert_plays_for_and_which_approximation_it_uses():
-    import os
     import re as regex
 
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "web", "games", "421", "rules.html")
-    with open(path, encoding="utf-8") as f:
-        text = " ".join(regex.sub(r"<[^>]+>", "", f.read()).split())
+    from pages import environment  # web/tools/pages.py: the panel as the French page writes it
+
+    from pygames import messages
+
+    messages.use("fr")
+    panel = environment().get_template("games/421/rules.html").render()
+    text = " ".join(regex.sub(r"<[^>]+>", "", panel).split()).replace("\u00a0", " ").replace("\u202f", " ")
     assert "joue pour gagner la partie, pas seulement le tour" in text
     assert "À deux joueurs (ou quand il n'en reste que deux)" in text and "calculé exactement" in text
     assert "À trois joueurs ou plus" in text and "approximation" in text

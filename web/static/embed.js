@@ -38,8 +38,8 @@
   const script = document.currentScript;  // only defined while this script first runs
   const base = script?.src || location.href;
   const siteOrigin = new URL(base).origin;
-  // Written by web/tools/build.py: {languages: {fr: {yams: {file, title}}, en: …}, unknown: {fr: …}},
-  // the reference language first.
+  // Written by web/tools/build.py: {languages: {fr: {yams: {file, title}}, en: …}, unknown: {fr: …},
+  // reference: "fr"} (the language of a div without data-lang).
   const EMBED = /* build: embed_pages */ {};
   const LANGUAGES = EMBED.languages || {};
   const PARAMS = ["game", "options", "players", "seed", "pace"];  // and "id", below
@@ -67,7 +67,7 @@
   // The div's data-lang ("en", "en-GB"), if the site speaks it; else the reference's.
   function language(div) {
     const wanted = String(div.getAttribute("data-lang") || "").trim().toLowerCase().split("-")[0];
-    return Object.hasOwn(LANGUAGES, wanted) ? wanted : Object.keys(LANGUAGES)[0];
+    return Object.hasOwn(LANGUAGES, wanted) ? wanted : EMBED.reference;
   }
 
   function build(div) {

@@ -210,11 +210,11 @@ def family_pages(snapshot: str | None = None) -> dict[str, str]:
 
 def embed_pages() -> dict:
     """embed.js's map: each game page's embed form and its frame's title, in each language of
-    the site (``data-lang``; the reference's first, at the root), and the words it says of a
-    game it does not know."""
+    the site (``data-lang``; ``reference``: the language of a div without it, whose pages are
+    at the root), and the words it says of a game it does not know."""
     from pygames.messages import text
 
-    out = {"languages": {}, "unknown": {}}
+    out = {"languages": {}, "unknown": {}, "reference": pages.SITE_LANGUAGES[0].code}
     for language in pages.SITE_LANGUAGES:
         with pages.speaking(language.code):
             out["languages"][language.code] = {

@@ -50,6 +50,14 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """A French browser (the tests read the French pages): the home page at the root sends a
+    first visitor to the version in the first of navigator.languages the site speaks
+    (js/words.js), and Chromium's own is English.  e2e/test_languages.py asks for others."""
+    return {"locale": "fr-FR", **browser_context_args}
+
+
+@pytest.fixture(scope="session")
 def dist_dir() -> Path:
     return site.ensure_built()
 

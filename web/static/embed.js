@@ -6,7 +6,9 @@
  *
  * Attributes of the div, all optional except data-pygames: data-game, data-options,
  * data-players, data-id (same meaning as the embed page's URL parameters), data-seed,
- * data-pace, data-height (initial height in px). Anything inside the div (a fallback link
+ * data-pace, data-height (initial height in px), data-lang (the game's language: "fr", the
+ * default, or "en"; the frame is then the embed page of that language's directory,
+ * en/embed-yams.html). Anything inside the div (a fallback link
  * for feed readers) is replaced by the frame.
  *
  * It touches nothing on the host page but those divs: no stylesheet, no global except
@@ -36,7 +38,10 @@
   const script = document.currentScript;  // only defined while this script first runs
   const base = script?.src || location.href;
   const siteOrigin = new URL(base).origin;
-  const PAGES = /* build: embed_pages */ {};  // written by web/tools/build.py
+  // Written by web/tools/build.py: {languages: {fr: {yams: {file, title}}, en: …}, unknown: {fr: …},
+  // reference: "fr"} (the language of a div without data-lang).
+  const EMBED = /* build: embed_pages */ {};
+  const LANGUAGES = EMBED.languages || {};
   const PARAMS = ["game", "options", "players", "seed", "pace"];  // and "id", below
   const DEFAULT_HEIGHT = 420;
   const frames = [];  // our iframes; heights are accepted from these only
@@ -59,11 +64,20 @@
     node.style.setProperty(property, value, "important");  // beats the host's !important rules
   }
 
+  // The div's data-lang ("en", "en-GB"), if the site speaks it; else the reference's.
+  function language(div) {
+    const wanted = String(div.getAttribute("data-lang") || "").trim().toLowerCase().split("-")[0];
+    return Object.hasOwn(LANGUAGES, wanted) ? wanted : EMBED.reference;
+  }
+
   function build(div) {
     const kind = div.getAttribute("data-pygames");
-    const page = Object.hasOwn(PAGES, kind) ? PAGES[kind] : null;
+    const lang = language(div);
+    const pages = LANGUAGES[lang] || {};
+    const page = Object.hasOwn(pages, kind) ? pages[kind] : null;
     if (!page) {
-      div.textContent = `pygames\u00a0: jeu inconnu «\u00a0${String(kind).slice(0, 40)}\u00a0».`;
+      const words = (EMBED.unknown && EMBED.unknown[lang]) || "pygames: unknown game {kind}";
+      div.textContent = words.split("{kind}").join(String(kind).slice(0, 40));
       return;
     }
     count += 1;

@@ -12,7 +12,10 @@ What ends up in the output directory:
   paths, embed.js's map), and the expert's tables (``web/tables/**/*.bin``);
 * the pages, written by Jinja2 from ``web/templates/``, ``web/games/<id>/`` and the
   registry (web/tools/pages.py): ``<id>.html``, ``embed-<id>.html``, ``index.html``, each
-  with its Content-Security-Policy;
+  with its Content-Security-Policy, in French at the root and in each other language of
+  the site in its directory (``en/``; and ``qps/``, the pseudo-language of the tests, which
+  the service worker leaves out), each directory with its ``manifest.webmanifest`` and, for
+  the pages below the root, its ``pyscript.json`` (``interpreter``: ``../js/pyodide-fast.mjs``);
 * ``pygames-<hash>.tar.gz``: every ``.py`` module of the ``pygames/`` package,
   found by walking the tree (no hand-kept list), stored as ``pygames/...``, and
   the page's modules (``web/app/*.py``) at its top, so that writing it into
@@ -206,15 +209,35 @@ def family_pages(snapshot: str | None = None) -> dict[str, str]:
 
 
 def embed_pages() -> dict:
-    """embed.js's map: each game page's embed form and its frame's title."""
-    return {f.id: {"file": f"embed-{f.id}.html", "title": f"{f.title}, jeu de dés (pygames)"}
-            for f in pages.paged(facts.families())}
+    """embed.js's map: each game page's embed form and its frame's title, in each language of
+    the site (``data-lang``; ``reference``: the language of a div without it, whose pages are
+    at the root), and the words it says of a game it does not know."""
+    from pygames.messages import text
+
+    out = {"languages": {}, "unknown": {}, "reference": pages.SITE_LANGUAGES[0].code}
+    for language in pages.SITE_LANGUAGES:
+        with pages.speaking(language.code):
+            out["languages"][language.code] = {
+                f.id: {"file": f"{language.directory}embed-{f.id}.html",
+                       "title": text("page.embed.frame_title", game=f.title)}
+                for f in pages.paged(facts.families())}
+            out["unknown"][language.code] = text("page.embed.unknown", kind="{kind}")
+    return out
 
 
 def write_pages(out: Path, manifest: dict) -> list[Path]:
+    """The pages of every language, each language's manifest, and PyScript's config of each
+    language's directory (its ``interpreter`` resolves against the page)."""
     snapshot = f"{PYODIDE_DIR}/{manifest['snapshot']}" if manifest.get("snapshot") else None
     written = []
-    for name, text in family_pages(snapshot).items():
+    texts = {**family_pages(snapshot), **pages.manifests()}
+    config = json.loads((STATIC / "pyscript.json").read_text(encoding="utf-8"))
+    for language in (*pages.SITE_LANGUAGES, pages.PSEUDO):
+        if language.directory:
+            texts[language.directory + "pyscript.json"] = json.dumps(
+                pages.pyscript_config(config, language), indent=2) + "\n"
+    for name, text in texts.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text(text, encoding="utf-8")
         written.append(out / name)
     return written

@@ -50,7 +50,7 @@ const { count, size, warnings } = await generateSW({
   globDirectory,
   globPatterns: ["**/*"],
   // .nojekyll is a dot file: glob leaves it out (it is empty and never fetched).
-  globIgnores: ["**/*.map", "tables/**", ...unused],
+  globIgnores: ["**/*.map", "tables/**", "qps/**", ...unused],
   runtimeCaching: [{
     urlPattern: /\/tables\/.+\.bin$/,
     handler: "NetworkFirst",

@@ -11,16 +11,33 @@
 * Each page's Content-Security-Policy, which lists the hash of each of its inline scripts
   (``policy()`` in the templates; :func:`check_policy` checks the result).
 
+* Every page once per language (:data:`SITE_LANGUAGES`, pygames.messages.LANGUAGES): the
+  reference (French) at the root, the others in their own directory (``en/yams.html``,
+  ``en/embed-yams.html``, ``en/index.html``), each page written while pygames.messages
+  speaks its language (:func:`speaking`: ``t()``, ``markup()``, the registry's words and
+  the ``|n`` filter follow it), carrying that language's catalogue (``#catalogue``, read
+  by js/words.js and web/app/shell.py ``speak``), ``<html lang>``, its versions in the
+  other languages (``<link rel="alternate" hreflang>``) and the header's switch to them.
+  Every URL of a page in a directory starts with ``root`` ("../"), but its own
+  ``pyscript.json`` and ``manifest.webmanifest``, which the build writes in that directory
+  (:func:`pyscript_config`, :func:`manifest`).
+* The same pages in the pseudo-language (``qps/``, web/tools/catalogues.py ``pseudo``: every
+  message wrapped in ⟦ ⟧), for the tests: linked from nowhere, never precached
+  (web/tools/build_sw.mjs leaves ``qps/`` out).
+
 The registry is read through web/tools/facts.py only.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import html
 import json
 import re
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import facts
@@ -144,8 +161,19 @@ def paged(families: list[facts.FamilyFacts]) -> list[facts.FamilyFacts]:
     return [f for f in families if (GAMES / f.id / "table.html").is_file()]
 
 
+def _message_or_text(value: str) -> str:
+    """A page.json text: a catalogue id (``panel.yams.description``) in the page's language,
+    or text as it is written."""
+    from pygames.messages import catalogue, text
+
+    if re.fullmatch(r"[\w-]+(?:\.[\w-]+)+", value) and catalogue().get(value) is not None:
+        return text(value)
+    return value
+
+
 def page_facts(family: facts.FamilyFacts) -> dict:
-    """A game page's own facts: web/games/<id>/page.json over the registry's defaults."""
+    """A game page's own facts: web/games/<id>/page.json over the registry's defaults (its
+    texts as catalogue ids, or as text)."""
     path = GAMES / family.id / "page.json"
     extra = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     unknown = [p for p in extra.get("preferences", []) if p not in SETUP_PREFERENCES]
@@ -153,8 +181,9 @@ def page_facts(family: facts.FamilyFacts) -> dict:
         raise PageError(f"unknown setup preference(s) in {family.id}/page.json: {unknown}")
     # page.json names its title and description by their catalogue ids (domain `panels`).
     return {
-        "description": words(extra["description"]) if "description" in extra else family.description,
-        "rules_title": words(extra["rules_title"]) if "rules_title" in extra else f"Règles : {family.title}",
+        "description": _message_or_text(extra.get("description", family.description)),
+        "rules_title": (_message_or_text(extra["rules_title"]) if "rules_title" in extra
+                        else words("page.rules.title", game=family.title)),
         "preferences": list(extra.get("preferences", [])),
     }
 
@@ -166,7 +195,7 @@ def first_players(game: facts.RulesetFacts) -> list[tuple[str, str]]:
     players = [(name, seat if seat in seats else "human")
                for name, seat in game.default_players][:game.max_players]
     while len(players) < game.min_players:
-        players.append((f"Joueur {len(players) + 1}", "simple" if "simple" in seats else "human"))
+        players.append((words("player.default", n=len(players) + 1), "simple" if "simple" in seats else "human"))
     return players
 
 
@@ -190,34 +219,168 @@ def setup_rules(family: facts.FamilyFacts) -> dict:
     }
 
 
-def family_context(family: facts.FamilyFacts, vendor: dict, snapshot: str | None) -> dict:
+def family_context(family: facts.FamilyFacts, vendor: dict, snapshot: str | None,
+                   language: "Language | None" = None, name: str = "") -> dict:
+    language = language or SITE_LANGUAGES[0]
     first = family.rulesets[0]
+    root = language.root
     return {"family": family, "page": page_facts(family), "first": first,
             "players": first_players(first), "rules": setup_rules(family),
-            "vendor": vendor, "snapshot": snapshot, "catalogue": page_catalogue("fr")}
+            "vendor": {k: root + v for k, v in vendor.items()},
+            "snapshot": root + snapshot if snapshot else snapshot,
+            **language_context(language, name)}
 
 
+@dataclass(frozen=True)
+class Language:
+    """A language of the pages: its code (pygames.messages), the directory of its pages in
+    the output ("" for the reference's, at the root), its ``<html lang>``, and whether the
+    site links to it (the pseudo-language's pages are for the tests only)."""
+
+    code: str
+    directory: str
+    html_lang: str
+    linked: bool = True
+
+    @property
+    def root(self) -> str:
+        """From one of its pages to the site's root."""
+        return "../" * self.directory.count("/")
+
+
+def _site_languages() -> tuple[Language, ...]:
+    facts._registry()  # the package on the path
+    from pygames.messages import LANGUAGES, REFERENCE
+
+    codes = [REFERENCE] + [code for code in LANGUAGES if code != REFERENCE]
+    return tuple(Language(code, "" if code == REFERENCE else f"{code}/", code) for code in codes)
+
+
+#: The languages of the site, the reference (at the root) first.
+SITE_LANGUAGES = _site_languages()
+#: The pseudo-language (web/tools/catalogues.py): its pages in qps/, for the tests.
+#: "en-XA" is the tag usual for pseudo-localisation (a valid BCP 47 tag, private region).
+PSEUDO = Language("qps", "qps/", "en-XA", linked=False)
+LANGUAGE_NAMES_FALLBACK = {"qps": "Pseudo"}
+
+
+def language_names() -> dict[str, str]:
+    from pygames.messages import LANGUAGES
+
+    return {**LANGUAGE_NAMES_FALLBACK, **LANGUAGES}
+
+
+def _href(from_language: Language, to_language: Language, name: str) -> str:
+    """The URL of page *name* in *to_language*, from the same page in *from_language*
+    (a home page by its directory: "./", "../", "en/")."""
+    path = to_language.directory + ("" if name == "index.html" else name)
+    return from_language.root + path if (from_language.root + path) else "./"
+
+
+def language_context(language: Language, name: str) -> dict:
+    """What a page says of its language: ``html_lang``, ``root``, its catalogue, its
+    versions (``alternates``: (hreflang, href), x-default the reference's) and the
+    header's ``switch`` to the other languages (none on the pseudo-language's pages)."""
+    linked = [lang for lang in SITE_LANGUAGES if lang.linked]
+    alternates = []
+    switch = []
+    if language.linked and name:
+        alternates = [(lang.code, _href(language, lang, name)) for lang in linked]
+        alternates.append(("x-default", _href(language, SITE_LANGUAGES[0], name)))
+        names = language_names()
+        switch = [{"code": lang.code, "name": names[lang.code], "href": _href(language, lang, name),
+                   "title": _in(lang.code, "page.language.title")}
+                  for lang in linked if lang.code != language.code]
+    return {"lang": language.code, "html_lang": language.html_lang, "root": language.root,
+            "catalogue": page_catalogue(language.code), "alternates": alternates,
+            "switch": switch}
+
+
+def _in(code: str, msg_id: str, **params) -> str:
+    """An entry in another language than the page's (the switch's title, said in the
+    language it leads to)."""
+    from pygames import messages
+
+    with speaking(code):
+        return messages.text(msg_id, **params)
+
+
+@functools.lru_cache(maxsize=None)
 def page_catalogue(language: str) -> dict:
-    """The catalogue a page carries (``#catalogue``): the compiled one of its language."""
+    """The catalogue a page carries (``#catalogue``): the compiled one of its language,
+    complete (a page has no other: an entry the translation lacks is the reference's), or
+    the pseudo-language's (web/tools/catalogues.py ``pseudo``)."""
     from pygames.locale import read
+    from pygames.messages import REFERENCE
 
-    return read(language)
+    if language == PSEUDO.code:
+        import catalogues
+
+        return catalogues.pseudo()
+    data = read(language)
+    if language == REFERENCE:
+        return data
+    return {**data, "messages": {**read(REFERENCE)["messages"], **data["messages"]}}
+
+
+@contextmanager
+def speaking(code: str):
+    """pygames.messages speaks *code* (its page catalogue) inside, and what it spoke before
+    after."""
+    from pygames import messages
+
+    before = messages._active
+    messages.use(code, page_catalogue(code))
+    try:
+        yield
+    finally:
+        messages._active = before
 
 
 def render_pages(vendor: dict, snapshot: str | None = None,
-                 families: list[facts.FamilyFacts] | None = None) -> dict[str, str]:
-    """Every page: ``<id>.html`` and ``embed-<id>.html`` for each paged family, and
-    ``index.html``.  *vendor*: the output's paths of the runtimes (``pyodide``,
+                 families: list[facts.FamilyFacts] | None = None,
+                 languages: tuple[Language, ...] | None = None) -> dict[str, str]:
+    """Every page, by its path in the output: ``<id>.html`` and ``embed-<id>.html`` for each
+    paged family, and ``index.html``, in each language's directory (the reference's at the
+    root, ``en/…``, ``qps/…``).  *vendor*: the output's paths of the runtimes (``pyodide``,
     ``pyscript``); *snapshot*: the memory snapshot's path (the game pages' inline script
-    starts reading it), or None."""
+    starts reading it), or None; *families*: the registry's (read again in each language)
+    unless given; *languages*: :data:`SITE_LANGUAGES` and :data:`PSEUDO` unless given."""
     env = environment()
-    families = paged(facts.families() if families is None else families)
     pages = {}
-    for family in families:
-        context = family_context(family, vendor, snapshot)
-        pages[f"{family.id}.html"] = env.get_template("game.html").render(context)
-        pages[f"embed-{family.id}.html"] = env.get_template("embed.html").render(context)
-    pages["index.html"] = env.get_template("index.html").render(families=families)
+    for language in (languages or (*SITE_LANGUAGES, PSEUDO)):
+        with speaking(language.code):
+            paged_families = paged(facts.families() if families is None else families)
+            at = language.directory
+            for family in paged_families:
+                for template, name in (("game.html", f"{family.id}.html"),
+                                       ("embed.html", f"embed-{family.id}.html")):
+                    context = family_context(family, vendor, snapshot, language, name)
+                    pages[at + name] = env.get_template(template).render(context)
+            home = "root" if language is SITE_LANGUAGES[0] else ""
+            pages[at + "index.html"] = env.get_template("index.html").render(
+                families=paged_families, home=home, **language_context(language, "index.html"))
     for name, text in pages.items():
         check_policy(name, text)
     return pages
+
+
+def manifests(languages: tuple[Language, ...] | None = None) -> dict[str, str]:
+    """The installable app's manifest of each language (``manifest.webmanifest`` in its
+    directory, where its pages link it), from web/templates/manifest.webmanifest."""
+    env = environment()
+    out = {}
+    for language in (languages or (*SITE_LANGUAGES, PSEUDO)):
+        with speaking(language.code):
+            out[language.directory + "manifest.webmanifest"] = env.get_template(
+                "manifest.webmanifest").render(**language_context(language, ""))
+    return out
+
+
+def pyscript_config(config: dict, language: Language) -> dict:
+    """PyScript's config for the pages of *language*: its ``interpreter`` resolves against
+    the page's URL (web/tools/build.py), so a page in a directory has its own."""
+    interpreter = config["interpreter"]
+    if language.root and interpreter.startswith("./"):
+        interpreter = language.root + interpreter[2:]
+    return {**config, "interpreter": interpreter}

@@ -3,6 +3,9 @@
 
 import { OWN_PROGRESS, PROGRESS_EVENT, PYSCRIPT_PROGRESS } from "./runtime-internals.mjs";
 
+// The page's words (js/words.js, loaded before every script).
+const t = (id, params) => (window.pygames?.t ? window.pygames.t(id, params) : id);
+
 const bar = document.getElementById("loading-bar");
 const text = document.getElementById("loading-text");
 let shown = 0;
@@ -10,19 +13,19 @@ let shown = 0;
 function progress(value, label) {
   if (value < shown) return;
   shown = value;
-  if (bar) { bar.value = value; bar.textContent = `${value} %`; }
+  if (bar) { bar.value = value; bar.textContent = t("format.percent", { n: value }); }
   if (label && text) text.textContent = label;
 }
 
-progress(8, "Téléchargement de Python…");
+progress(8, t("js.boot.download"));
 
 // (Python's runtime, js/pyodide-fast.mjs, is the page's first script: it starts at once.)
 
 // Each large runtime file finishing its download moves the bar.
 const milestones = [
-  [/pyodide\.asm\.wasm$/, 55, "Python est téléchargé, préparation…"],
+  [/pyodide\.asm\.wasm$/, 55, t("js.boot.downloaded")],
   [/python_stdlib(-[0-9a-f]+)?\.zip$/, 65, null],
-  [/pygames(-[0-9a-f]+)?\.(zip|tar\.gz)$/, 90, "Chargement des règles du jeu…"],
+  [/pygames(-[0-9a-f]+)?\.(zip|tar\.gz)$/, 90, t("js.boot.rules")],
 ];
 if ("PerformanceObserver" in window) {
   new PerformanceObserver((list) => {
@@ -39,13 +42,13 @@ if ("PerformanceObserver" in window) {
 const [ownLoading, ownStarting, ownRestoring] = OWN_PROGRESS;
 const [loadingPyodide, loadedPyodide, loadingFiles, loadedFiles] = PYSCRIPT_PROGRESS;
 const stages = {
-  [ownLoading]: [15, "Téléchargement de Python…"],
-  [loadingPyodide]: [20, "Téléchargement de Python…"],
-  [ownStarting]: [66, "Démarrage de Python…"],           // ordinary boot
-  [ownRestoring]: [66, "Démarrage rapide de Python…"],   // from the memory snapshot
-  [loadedPyodide]: [75, "Démarrage de Python…"],
-  [loadingFiles]: [80, "Chargement des règles du jeu…"],
-  [loadedFiles]: [92, "Préparation de la partie…"],
+  [ownLoading]: [15, t("js.boot.download")],
+  [loadingPyodide]: [20, t("js.boot.download")],
+  [ownStarting]: [66, t("js.boot.starting")],         // ordinary boot
+  [ownRestoring]: [66, t("js.boot.restoring")], // from the memory snapshot
+  [loadedPyodide]: [75, t("js.boot.starting")],
+  [loadingFiles]: [80, t("js.boot.rules")],
+  [loadedFiles]: [92, t("js.boot.preparing")],
 };
 addEventListener(PROGRESS_EVENT, ({ detail }) => {
   const stage = stages[detail];
@@ -90,7 +93,7 @@ addEventListener("unhandledrejection", (event) => {
   }
 });
 
-const BROKEN = "Le jeu n'a pas pu démarrer. Rechargez la page\u202f; si le problème continue, videz le cache du site.";
+const BROKEN = t("js.boot.broken");
 addEventListener("error", (event) => {
   if (String(event.message || "").includes("PythonError") || event.target?.tagName === "SCRIPT") {
     fail(BROKEN);
@@ -117,7 +120,7 @@ addEventListener("unhandledrejection", (event) => {
   console.error("pygames: start-up failed:", event.reason);
   setTimeout(() => fail(BROKEN), 3000);
 });
-setTimeout(() => fail("Le chargement est anormalement long. Vérifiez la connexion (au premier passage) puis rechargez la page."), 90000);
+setTimeout(() => fail(t("js.boot.slow")), 90000);
 
 document.getElementById("error-reload")?.addEventListener("click", () => location.reload());
 const rules = document.getElementById("rules");

@@ -9,6 +9,8 @@ const opener = document.getElementById("open-embed");
 const GAME_PAGE = document.body.dataset.family || "yams";
 const GAME_TITLE = document.querySelector("header.site h1")?.textContent || GAME_PAGE;
 const IFRAME_HEIGHT = 720;
+// The page's words (js/words.js, loaded before every script).
+const t = (id, params) => (window.pygames?.t ? window.pygames.t(id, params) : id);
 
 function randomId() {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
@@ -32,15 +34,20 @@ function currentRuleset() {
 }
 
 export function snippets(game = currentRuleset()) {
-  const loader = new URL("embed.js", location.href).href;
+  const loader = new URL("../embed.js", import.meta.url).href;  // the site's root, from en/ too
   const page = new URL(`embed-${GAME_PAGE}.html`, location.href);
   page.searchParams.set("game", game);
   instance ??= randomId();
   page.searchParams.set("id", instance);
+  // A page in another language than the reference (in its directory, <html data-root>)
+  // gives its language to the loader: the frame is then that language's embed page.
+  const lang = window.pygames?.language?.() || document.documentElement.lang;
+  let langAttr = "";
+  if (document.documentElement.dataset.root !== undefined) langAttr = ` data-lang="${attr(lang)}"`;
   return {
-    loader: `<div data-pygames="${GAME_PAGE}" data-game="${attr(game)}"></div>`
+    loader: `<div data-pygames="${GAME_PAGE}" data-game="${attr(game)}"${langAttr}></div>`
       + `<script src="${attr(loader)}" defer></script>`,
-    iframe: `<iframe src="${attr(page.href)}" title="${attr(GAME_TITLE)}, jeu de dés (pygames)" width="100%" `
+    iframe: `<iframe src="${attr(page.href)}" title="${attr(t("page.embed.frame_title", { game: GAME_TITLE }))}" width="100%" `
       + `height="${IFRAME_HEIGHT}" style="border:0;max-width:100%" loading="lazy" `
       // As embed.js's frame: a script inside cannot navigate the host page.
       + `sandbox="allow-scripts allow-same-origin allow-forms allow-modals allow-popups `
@@ -58,7 +65,7 @@ async function copy(textarea, status) {
     textarea.select();
     try { ok = document.execCommand("copy"); } catch { ok = false; }
   }
-  status.textContent = ok ? "Copié\u202f!" : "Sélectionné\u00a0: copiez avec Ctrl+C.";
+  status.textContent = ok ? t("js.copy.done") : t("js.copy.selected");
   textarea.select();
 }
 

@@ -1,5 +1,5 @@
 // Home page: a card whose game has a game in progress saved in this browser offers
-// "Reprendre la partie". Plain JS (no Python on this page); reads only, and a value it
+// "Reprendre la partie" (its words: the page's catalogue, js/words.js). Plain JS (no Python on this page); reads only, and a value it
 // cannot read is simply not a game in progress.
 for (const card of document.querySelectorAll(".game-card[data-family]")) {
   let saved = null;
@@ -20,7 +20,7 @@ for (const card of document.querySelectorAll(".game-card[data-family]")) {
   const resume = card.querySelector(".resume-link");
   if (resume && inProgress) {
     resume.hidden = false;
-    card.querySelector(".play-link").textContent = "Nouvelle partie";
+    card.querySelector(".play-link").textContent = window.pygames?.t?.("page.new_game") ?? "";
     card.querySelector(".play-link").href += "?fresh=1";
   }
 }

@@ -25,6 +25,8 @@ const SW_URL = new URL("../sw.js", import.meta.url);
 const SCOPE = new URL("../", import.meta.url);
 const WORKBOX = new URL(/* build: workbox_window */ "../vendor/workbox-window/workbox-window.prod.mjs", import.meta.url);
 const sw = navigator.serviceWorker;
+// The page's words (js/words.js, loaded before every script).
+const t = (id, params) => (window.pygames?.t ? window.pygames.t(id, params) : id);
 
 const BUILD_INFO = new URL("../build-info.json", import.meta.url);
 // The deployed build, from the server itself: neither the HTTP cache (no-store) nor the
@@ -66,10 +68,10 @@ function offerUpdate(accept) {
   banner.className = "update-banner";
   banner.setAttribute("role", "status");
   const text = document.createElement("span");
-  text.textContent = "Nouvelle version disponible — ";
+  text.textContent = t("js.update.text");
   const button = document.createElement("button");
   button.type = "button";
-  button.textContent = "recharger";
+  button.textContent = t("js.update.reload");
   button.addEventListener("click", () => {
     button.disabled = true;
     accept();

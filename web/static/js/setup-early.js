@@ -15,6 +15,7 @@
 (() => {
   "use strict";
   const pygames = (window.pygames ??= {});
+  const t = (id, params) => (pygames.t ? pygames.t(id, params) : id);  // js/words.js
 
   // --- the stored setup, checked (no DOM here: Node runs it in the tests) --------------
   // The deepest nesting of [ and { in JSON text (strings skipped), stopping past `limit`.
@@ -124,7 +125,7 @@
     const on = all.find((r) => r.checked) || all[0];
     return on ? on.value : Object.keys(rulesets)[0];
   }
-  const spec = () => rulesets[chosen()] || { min: 1, max: 6, seats: [["human", "Humain"]], options: [], players: [] };
+  const spec = () => rulesets[chosen()] || { min: 1, max: 6, seats: [["human", t("seat.human")]], options: [], players: [] };
   const seatIds = (game) => game.seats.map(([id]) => id);
 
   function renderOptions(values) {
@@ -156,8 +157,8 @@
     const game = spec(), all = rows(), ids = seatIds(game);
     all.forEach((row, i) => {
       const n = i + 1, name = row.querySelector("input"), seat = row.querySelector("select");
-      name.setAttribute("aria-label", `Nom du joueur ${n}`);
-      seat.setAttribute("aria-label", `Joueur ${n}\u00a0: humain ou ordinateur`);
+      name.setAttribute("aria-label", t("page.setup.name", { n }));
+      seat.setAttribute("aria-label", t("page.setup.seat", { n }));
       const offered = Array.from(seat.options, (o) => o.value);
       if (offered.join() !== ids.join()) fillSeats(seat, seat.value);
       const remove = row.querySelector(".remove");
@@ -172,7 +173,7 @@
     const template = document.getElementById("player-row");
     if (!template || rows().length >= spec().max) return;
     const row = template.content.firstElementChild.cloneNode(true);
-    row.querySelector("input").value = name ?? `Joueur ${rows().length + 1}`;
+    row.querySelector("input").value = name ?? t("player.default", { n: rows().length + 1 });
     fillSeats(row.querySelector("select"), seat || "human");
     rowsBox.appendChild(row);
     refresh();
@@ -257,11 +258,11 @@
     if (form.dataset.owner === "python") return;
     form.dataset.pending = "1";
     if (start) {
-      start.textContent = "Démarrage…";
+      start.textContent = t("js.setup.starting");
       start.setAttribute("aria-busy", "true");
     }
     const live = document.getElementById("live");
-    if (live) live.textContent = "Démarrage… La partie commence dès que le jeu est prêt.";
+    if (live) live.textContent = t("js.setup.starting.live");
   });
 
   pygames.setup.reset = reset;

@@ -196,7 +196,7 @@
     sign = document.createElement("p");
     sign.className = "waking";
     sign.setAttribute("role", "status");
-    sign.textContent = "Réveil du jeu…";
+    sign.textContent = pygames.t ? pygames.t("js.view.waking") : "";
     sign.setAttribute("elementtiming", "pygames-view");  // measured by e2e/bench/bench_early.py
     table.before(sign);
     for (const s of sections) {

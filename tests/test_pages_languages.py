@@ -1,0 +1,141 @@
+"""The pages in each language (issue 21, web/tools/pages.py): French at the root as before,
+English in en/, the pseudo-language in qps/ (tests only); each with its <html lang>, its
+catalogue, its versions (hreflang) and relative URLs that work from its directory."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "web" / "tools"))
+import build  # noqa: E402
+import pages  # noqa: E402
+
+SNAPSHOT = f"{build.PYODIDE_DIR}/snapshot-0123456789abcdef.bin.gz"
+
+
+@pytest.fixture(scope="module")
+def written():
+    return pages.render_pages(build.VENDOR, SNAPSHOT)
+
+
+def catalogue_of(text):
+    return json.loads(re.search(r'<script type="application/json" id="catalogue">(.*?)</script>', text,
+                                re.S).group(1))
+
+
+def test_every_page_in_every_language(written):
+    names = {n for n in written if "/" not in n}
+    assert {"index.html", "yams.html", "embed-yams.html"} <= names
+    for directory in ("en/", "qps/"):
+        assert {directory + n for n in names} <= set(written)
+
+
+@pytest.mark.parametrize("directory, lang, code", [("", "fr", "fr"), ("en/", "en", "en"), ("qps/", "en-XA", "qps")])
+def test_lang_and_catalogue(written, directory, lang, code):
+    for name in ("index.html", "yams.html", "embed-yams.html"):
+        text = written[directory + name]
+        assert f'<html lang="{lang}"' in text
+        assert catalogue_of(text)["language"] == code
+        # the catalogue comes before the scripts that speak, and js/words.js right after it
+        after = "js/theme.js" if name == "index.html" else 'js/setup-early.js" fetchpriority'
+        after = ('src="' if name == "index.html" else '<script src="') + "../" * directory.count("/") + after
+        assert text.index('id="catalogue"') < text.index("js/words.js") < text.index(after)
+
+
+def test_hreflang_between_the_two_versions_not_the_pseudo_language(written):
+    fr, en = written["yams.html"], written["en/yams.html"]
+    assert '<link rel="alternate" hreflang="en" href="en/yams.html">' in fr
+    assert '<link rel="alternate" hreflang="fr" href="../yams.html">' in en
+    assert '<link rel="alternate" hreflang="x-default" href="../yams.html">' in en
+    assert '<link rel="alternate" hreflang="en" href="en/">' in written["index.html"]
+    assert '<link rel="alternate" hreflang="fr" href="../">' in written["en/index.html"]
+    for text in (fr, en, written["index.html"]):
+        assert "qps" not in text.replace(json.dumps(catalogue_of(text), ensure_ascii=False), "")
+    assert 'hreflang=' not in written["qps/yams.html"]
+    # the switch: the other language, named in itself
+    assert re.search(r'<a class="language-switch" href="en/yams.html" hreflang="en" lang="en"[^>]*>English</a>', fr)
+    assert re.search(r'<a class="language-switch" href="../yams.html" hreflang="fr" lang="fr"[^>]*>Français</a>', en)
+
+
+def test_relative_urls_work_from_en(written):
+    text = written["en/yams.html"]
+    for url in re.findall(r'(?:src|href)="([^"#]+)"', text):
+        if url.startswith(("../", "http")) or url in ("./", "manifest.webmanifest") or url.endswith(".html") \
+                or url.startswith("en/"):
+            continue
+        pytest.fail(f"en/yams.html: {url} does not lead to the site's root")
+    assert 'config="pyscript.json"' in text  # en/pyscript.json, written by the build
+    config = pages.pyscript_config({"interpreter": "./js/pyodide-fast.mjs"}, pages.SITE_LANGUAGES[1])
+    assert config["interpreter"] == "../js/pyodide-fast.mjs"
+    assert f'"../{SNAPSHOT}"' in text  # the early snapshot read, from the root
+
+
+@pytest.fixture(scope="module")
+def bare():
+    """The pages with the games' own parts (web/games/<id>/table.html, rules.html, page.json's
+    texts: another domain's) left out: the templates' words only."""
+    from jinja2 import ChoiceLoader, DictLoader
+
+    real = pages.environment
+
+    def environment():
+        env = real()
+        stubs = {f"games/{f.id}/{part}": "" for f in pages.paged(pages.facts.families())
+                 for part in ("table.html", "rules.html")}
+        env.loader = ChoiceLoader([DictLoader(stubs), env.loader])
+        return env
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pages, "environment", environment)
+        mp.setattr(pages, "page_facts", lambda family: {"description": "", "rules_title": "",
+                                                         "preferences": ["confirm_zero"]})
+        yield pages.render_pages(build.VENDOR, SNAPSHOT)
+
+
+def test_the_english_templates_say_no_french(bare):
+    """The templates' own words on the English pages are English: nothing of the pages
+    domain's French (entries that read the same in both, as "Menu", aside)."""
+    written = bare
+    fr = pages.page_catalogue("fr")["messages"]
+    en = pages.page_catalogue("en")["messages"]
+    # (the switch's title is said in the language it leads to: "Cette page en français")
+    own = {k: v for k, v in fr.items() if k.startswith(("page.", "home.", "js."))
+           and isinstance(v, str) and en.get(k) != v and k != "page.language.title"}
+    assert own, "the pages domain"
+    for name in ("en/index.html", "en/yams.html", "en/embed-yams.html"):
+        text = written[name]
+        body = text.replace(re.search(r'id="catalogue">.*?</script>', text, re.S).group(0), "")
+        body = re.sub(r"<!--.*?-->", "", body, flags=re.S)  # the maintainers' notes
+        for key, french in own.items():
+            plain = french.split("{")[0].strip()
+            if len(plain) > 7:  # (short pieces, "Joueur", are other domains' words too)
+                assert plain not in body, (name, key, plain)
+
+
+def test_french_pages_unchanged_in_words(written):
+    assert "<title>pygames — jeux de dés en famille</title>" in written["index.html"]
+    assert ">Commencer la partie</button>" in written["yams.html"]
+    assert 'aria-label="Joueur 1\u00a0: humain ou ordinateur"' in written["yams.html"]
+
+
+def test_manifests(written):
+    manifests = {name: json.loads(text) for name, text in pages.manifests().items()}
+    assert manifests["manifest.webmanifest"]["lang"] == "fr"
+    assert manifests["manifest.webmanifest"]["scope"] == "./"
+    en = manifests["en/manifest.webmanifest"]
+    assert en["lang"] == "en" and en["scope"] == "../" and en["short_name"] == "Dice games"
+    assert all(i["src"].startswith("../icons/") for i in en["icons"])
+
+
+def test_embed_map_per_language():
+    embed = build.embed_pages()
+    assert embed["reference"] == "fr"
+    assert embed["languages"]["fr"]["yams"]["file"] == "embed-yams.html"
+    assert embed["languages"]["en"]["yams"]["file"] == "en/embed-yams.html"
+    assert "{kind}" in embed["unknown"]["en"]

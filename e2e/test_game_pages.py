@@ -58,7 +58,7 @@ def test_a_game_goes_to_its_end_screen(page, site_url, family, lang, request_log
     """Computer players only, at full speed: the end screen in the page's language, and a
     reload shows it again."""
     ruleset = FAMILIES[family].games[0]
-    seat = [s for s, _ in ruleset.seats if s != "human"][0]
+    seat = [s for s in ruleset.seats if s != "human"][0]
     game = GamePage(page, site_url, family, lang=lang).open(fresh=True, seed=f"end-{family}")
     game.start_game([(f"Ordi{i}", seat) for i in range(max(2, ruleset.min_players))], or_end=True)
     game.wait_end()
@@ -115,7 +115,7 @@ def test_a_game_started_in_french_resumes_in_english(page, site_url, request_log
     record = french.record()
     english = GamePage(page, site_url, "yams", lang="en").open(seed="both")
     assert page.locator("#table").is_visible() and english.record() == record
-    assert page.text_content("#open-rules").strip() == words("en", "page.header.rules")
+    assert page.text_content("#open-rules").strip() == words("en", "page.rules")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.warm
 
 #: The players' names the walk uses (data, not words), and what is not the site's to say.
 NAMES = ("Alice", "Bob", "Zoé")
-NOT_WORDS = {"pygames", "Français", "English", *NAMES}
+NOT_WORDS = {"pygames", "Français", "English", *NAMES, "Léa", "Paul"}  # and the saved games' names
 
 #: Every visible text node's parent element and every readable attribute of a visible
 #: element, as (where, text).
@@ -39,7 +39,8 @@ READ_JS = """() => {
   // Block by block: the text of each element whose children are not all elements.
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
   for (let e = walker.currentNode; e; e = walker.nextNode()) {
-    if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(e.tagName)) continue;
+    // A <time> is a date the browser writes in the page's language (toLocaleString).
+    if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'TIME'].includes(e.tagName)) continue;
     if (!visible(e)) continue;
     for (const name of ['aria-label', 'title', 'placeholder', 'alt', 'aria-description']) {
       const value = e.getAttribute(name);
@@ -58,6 +59,12 @@ READ_JS = """() => {
   }
   return out;
 }"""
+
+#: A panel the expert fills (Conseil, the analysis) is done: not its one "thinking…" line,
+#: or closed again (the advice of a position that has none to give).
+DONE_JS = """(id) => { const a = document.getElementById(id);
+  return a.hidden || (a.children.length > 0
+    && !(a.children.length === 1 && a.firstElementChild.matches('.hint'))); }"""
 
 WRAPPED = re.compile(r"⟦[^⟦⟧]*⟧")
 WORD = re.compile(r"[^\W\d_]{2,}")
@@ -98,19 +105,23 @@ def test_every_visible_word_of_a_game_page_comes_from_the_catalogues(page, site_
     game.open(fresh=True, seed=f"pseudo-{family}")
     assert page.evaluate("document.documentElement.lang") != "fr"
     check(page, "setup", found)
-    # A setup error: a player without a name.
-    page.locator("#player-rows li input[type=text]").first.fill("")
+    # A setup error: a name with nothing visible in it.
+    page.locator("#player-rows li input[type=text]").first.fill("\u200b\u200b")
     page.click("#start")
     page.locator("#setup-error").wait_for(state="visible")
     check(page, "setup error", found)
     ruleset = FAMILIES[family].games[0]
-    seats = [seat for seat, _ in ruleset.seats if seat != "human"]
+    seats = [seat for seat in ruleset.seats if seat != "human"]
     players = [("Alice", "human")] + [(name, seats[0]) for name in NAMES[1:ruleset.min_players]]
     game.start_game(players)
     check(page, "table", found)
     game.play_random(4, random.Random(family))
-    game.wait_person_or_end()
+    assert game.wait_person_or_end()
     check(page, "a played turn", found)
+    if page.locator("#advise").is_visible():  # Conseil: the advisor's choices and figures
+        page.click("#advise")
+        page.wait_for_function(DONE_JS, arg="advice", timeout=120_000)
+        check(page, "advice", found)
     for opener, dialog in (("#open-rules", "#rules"), ("#share-open", "#share"), ("#open-stats", "#stats"),
                            ("#open-embed", "#embed")):
         header_tool(page, opener).click()
@@ -125,6 +136,14 @@ def test_every_visible_word_of_a_game_page_comes_from_the_catalogues(page, site_
     game.start_game([(name, seats[-1]) for name, _ in players], or_end=True)
     game.wait_end()
     check(page, "end", found)
+    if page.locator("#analyse").is_visible():  # the expert's analysis of the game
+        page.click("#analyse")
+        page.wait_for_function(DONE_JS, arg="analysis", timeout=120_000)
+        check(page, "analysis", found)
+    header_tool(page, "#open-stats").click()  # the statistics, a game in them now
+    page.locator("#stats").wait_for(state="visible")
+    check(page, "statistics", found)
+    close_dialog(page)
     page.click("#share-end")
     page.wait_for_function("() => document.getElementById('share-status').textContent.length > 0")
     link = page.input_value("#share-link")

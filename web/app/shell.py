@@ -625,7 +625,9 @@ class Shell:
     @staticmethod
     async def _fetch_tables(family, name):
         try:
-            response = await fetch(f"tables/{name}.bin")
+            # From the site's root, whatever the page's language folder (<html data-root="../">).
+            root = document.documentElement.getAttribute("data-root") or ""
+            response = await fetch(f"{root}tables/{name}.bin")
             ok = response.ok
             data = bytes(await response.bytearray()) if ok else b""
         except Exception:

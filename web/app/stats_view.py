@@ -315,7 +315,9 @@ class StatsView:
         for entry in games:
             item = el("li")
             when = window.Date.new(entry["date"])
-            shown = when.toLocaleString(text("site.stats.locale"), to_js({"dateStyle": "short", "timeStyle": "short"}))
+            # The page's language says how a date is written (fr: 03/12/2026 17:30).
+            shown = when.toLocaleString(document.documentElement.lang or "fr",
+                                        to_js({"dateStyle": "short", "timeStyle": "short"}))
             item.appendChild(el("time", str(shown), "stats-when",
                                 datetime=entry["date"]))
             if len(titles) > 1:

@@ -176,6 +176,11 @@ def compiled(language: str) -> dict:
 
 
 def _pseudo_text(text: str) -> str:
+    """⟦text⟧; an entry with markup has each run of text between its tags wrapped, so that
+    a part the page lays out on its own (a <small> shown as a block) reads wrapped too."""
+    if MARKUP.search(text):
+        return "".join(part if MARKUP.fullmatch(part) or not part.strip() else f"⟦{part}⟧"
+                       for part in re.split(f"({MARKUP.pattern})", text))
     return f"⟦{text}⟧" if text.strip() else text
 
 

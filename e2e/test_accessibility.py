@@ -153,11 +153,12 @@ def close_dialog(page, dialog: str) -> None:
     page.wait_for_function("(id) => !document.getElementById(id).open", arg=dialog)
 
 
+@pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("family", GAME_PAGES)
-def test_axe_finds_no_violation(page, site_url, family, request_log):
-    audit = Audit(page, family)
+def test_axe_finds_no_violation(page, site_url, family, lang, request_log):
+    audit = Audit(page, family if lang == "fr" else f"{lang}-{family}")
     page.set_viewport_size({"width": 360, "height": HEIGHT})
-    game = GamePage(page, site_url, family)
+    game = GamePage(page, site_url, family, lang=lang)
 
     # The setup screen.
     game.open(fresh=True, seed="a11y")

@@ -204,7 +204,7 @@ def test_first_visit_then_offline_reload_and_play_a_turn(new_context, own_site, 
 
 def test_every_page_and_embed_page_starts_offline_with_its_own_files(new_context, own_site, site_copy):
     """One visit of one game page, then offline: every game page of the registry and every
-    embed page starts, each with its own game files (pygames-<id>-<hash>.tar.gz, precached
+    embed page starts, in French and in English, each with its own game files (pygames-<id>-<hash>.tar.gz, precached
     though never loaded online) and the one memory snapshot; on each game page Commencer
     starts a game; the home page lists every game."""
     server, url = own_site
@@ -221,7 +221,7 @@ def test_every_page_and_embed_page_starts_offline_with_its_own_files(new_context
     site.stop_site(server)
     context.set_offline(True)
     for family, archive in names["pages"].items():
-        for path in (f"{family}.html", f"embed-{family}.html"):
+        for path in (f"{family}.html", f"embed-{family}.html", f"en/{family}.html", f"en/embed-{family}.html"):
             log.clear()
             page.goto(f"{url}{path}?fresh=1&pace=0&seed=off")
             wait_ready(page)
@@ -236,7 +236,7 @@ def test_every_page_and_embed_page_starts_offline_with_its_own_files(new_context
             failed = [f for f in log.failures
                       if not f[0].endswith("/build-info.json?live") and "/tables/" not in f[0]]
             assert not failed, (path, log.failures)
-            if not path.startswith("embed-"):
+            if "embed-" not in path:
                 page.click("#start")
                 page.wait_for_function("() => !document.getElementById('table').hidden")
     page.goto(url)

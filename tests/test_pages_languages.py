@@ -59,8 +59,11 @@ def test_hreflang_between_the_two_versions_not_the_pseudo_language(written):
         assert "qps" not in text.replace(json.dumps(catalogue_of(text), ensure_ascii=False), "")
     assert 'hreflang=' not in written["qps/yams.html"]
     # the switch: the other language, named in itself
-    assert re.search(r'<a class="language-switch" href="en/yams.html" hreflang="en" lang="en"[^>]*>English</a>', fr)
-    assert re.search(r'<a class="language-switch" href="../yams.html" hreflang="fr" lang="fr"[^>]*>Français</a>', en)
+    named = r'[^>]*><span class="language-name">{}</span></a>'
+    assert re.search(r'<a class="language-switch" href="en/yams.html" hreflang="en" lang="en"'
+                     + named.format("English"), fr)
+    assert re.search(r'<a class="language-switch" href="../yams.html" hreflang="fr" lang="fr"'
+                     + named.format("Français"), en)
 
 
 def test_relative_urls_work_from_en(written):

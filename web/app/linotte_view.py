@@ -466,8 +466,10 @@ class View(TrayView):
         p, events = self.last_move
         node.appendChild(el("span", words("view.linotte.last_move"), "label"))
         node.appendChild(el("span", None, f"pawn p{p}", aria_hidden="true"))
-        node.appendChild(el("span", self.names[p], "name"))
-        node.appendChild(el("span", words("view.common.colon") + ", ".join(events)))
+        line = el("span")  # the name and its colon together: no gap of the row between them
+        line.appendChild(el("bdi", self.names[p], "name"))
+        line.appendChild(document.createTextNode(words("view.common.colon") + ", ".join(events)))
+        node.appendChild(line)
 
     def hint_text(self):
         state = self.match.state

@@ -142,3 +142,17 @@ def test_embed_map_per_language():
     assert embed["languages"]["fr"]["yams"]["file"] == "embed-yams.html"
     assert embed["languages"]["en"]["yams"]["file"] == "en/embed-yams.html"
     assert "{kind}" in embed["unknown"]["en"]
+
+
+def test_a_game_page_carries_its_own_game_words_not_the_others(written):
+    """Each game page's catalogue leaves out the other games' words and the command line's
+    (pages.page_words); the home page keeps them all (its cards name every game)."""
+    full = pages.page_catalogue("en")["messages"]
+    yams = catalogue_of(written["en/yams.html"])["messages"]
+    landais = catalogue_of(written["en/embed-de-landais.html"])["messages"]
+    assert catalogue_of(written["en/index.html"])["messages"] == full
+    assert "yams.box.full" in yams and any(k.startswith("view.yams.") for k in yams)
+    assert not [k for k in yams if k.startswith(("421.", "view.421.", "rules.landais.", "cli.", "family.linotte."))]
+    assert "game.yahtzee.title" in yams and "game.yahtzee.title" not in landais
+    assert any(k.startswith("rules.landais.") for k in landais) and "site.setup.start" in landais
+    assert len(yams) < 0.7 * len(full)

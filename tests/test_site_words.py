@@ -335,7 +335,10 @@ def test_an_undo_repeats_the_move_without_its_change_of_turn(table_tools):
     assert table_tools.undone_detail(said) == "Léa inscrit 12 en Brelan."
     messages.use("en")
     try:
-        assert table_tools.undone_detail("Léa scores 12 in Three of a Kind. Paul to play.") == \
-            "Léa scores 12 in Three of a Kind."
+        # the games' own English turn sentences (yams.next_player, 421.next_thrower)
+        for turn in (messages.text("yams.next_player", player="Paul"),
+                     messages.text("421.next_thrower", player="Paul")):
+            assert table_tools.undone_detail(f"Léa scores 12 in Three of a Kind. {turn}") == \
+                "Léa scores 12 in Three of a Kind.", turn
     finally:
         messages.use("fr")

@@ -40,14 +40,15 @@ UNDO_WAIT_S = 3.0
 def undone_detail(said):
     """What was announced for a decision now taken back, without its change of turn ("À Paul
     de jouer.": no longer true), or "" (unknown, e.g. after a reload).  A change of turn is a
-    sentence that begins and ends as the catalogue's ``site.undo.turn`` ("À {player}" in
-    French: any sentence beginning with "À "; "{player} to play." in English)."""
+    sentence that begins as the catalogue's ``site.undo.turn`` ("À {player}" in French: any
+    sentence beginning with "À "; "{player}'s turn" in English: "Léa's turn.", "Léa's turn
+    to throw.")."""
     if not said:
         return ""
     head, _, tail = template("site.undo.turn", {}).partition("{player}")
+    turn = re.compile(re.escape(head) + r".+?" + re.escape(tail))
     sentences = re.split(r"(?<=[.!?])\s+", str(said).strip())
-    return " ".join(s for s in sentences
-                    if s and not (s.startswith(head) and s.endswith(tail))).strip()
+    return " ".join(s for s in sentences if s and not turn.match(s)).strip()
 
 
 class TableTools:

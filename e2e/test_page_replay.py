@@ -17,7 +17,7 @@ import zlib
 import pytest
 import replay  # web/app/replay.py: the links' format
 from harness import site
-from harness.pages import GAME_PAGES, GamePage, finished_record, wait_ready
+from harness.pages import GAME_PAGES, GamePage, finished_record, wait_ready, words
 
 from pygames import FAMILIES, load_match
 
@@ -310,3 +310,22 @@ def test_damaged_and_hostile_links_give_only_a_message(page, request_log, site_u
         watched.goto(f"{site_url}{family}.html#replay={data}", motion=None)
         only_the_message(visitor, expected)
     assert stored(watched) == own
+
+
+@pytest.mark.warm
+def test_a_replay_link_made_in_french_opens_in_english(page, request_log, site_url):
+    """A replay link holds no words: the French page's link, opened on the English page,
+    shows the same game with the English words."""
+    record = play_a_computer_game(GamePage(page, site_url, "421"))
+    link = GamePage(page, site_url, "421").share_link()
+    english = link.replace(f"{site_url}421.html#", f"{site_url}en/421.html#")
+    assert english != link
+    watched = GamePage(page, site_url, "421", lang="en")
+    watched.open_replay(english)
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("#replay").is_visible() and page.locator("#table").is_visible()
+    data = replay.from_fragment("#" + link.split("#", 1)[1])
+    assert replay.decode(data) == record
+    expected = replay.load(data, "421")
+    assert position(page) == words("en", "site.replay.position", k=0, last=expected.last)
+    assert position(page) != words("fr", "site.replay.position", k=0, last=expected.last)

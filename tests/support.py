@@ -3,8 +3,10 @@ size of the heavy modules' loops, the French of an outcome, playing a match out.
 
 from __future__ import annotations
 
+import ast
 import os
 from functools import lru_cache
+from pathlib import Path
 
 from pygames import find_game
 from pygames.cli import read_tables
@@ -87,3 +89,17 @@ def turn(match, *moves: str):
             match.apply("roll")
         match.apply(move)
     return match
+
+
+def python_strings(path: Path):
+    """The string constants of a module, f-string parts included, but not its docstrings
+    (they are for the maintainers): (line, text) — what the checks of the words left in
+    the code read (tests/test_typography.py, test_site_words.py, test_view_words.py)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            yield node.lineno, node.value

@@ -14,6 +14,7 @@ import types
 from pathlib import Path
 
 import pytest
+from support import python_strings
 
 from pygames import messages
 from pygames.messages import Msg, Name, Series, render, text
@@ -40,16 +41,7 @@ FRENCH_WORDS = re.compile(
     re.IGNORECASE)
 
 
-def literals(path: Path):
-    """The string constants of a module that are not docstrings (f-strings' parts included)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                  and node.body and isinstance(node.body[0], ast.Expr)
-                  and isinstance(node.body[0].value, ast.Constant)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            yield node.lineno, node.value
+literals = python_strings
 
 
 def french(value: str) -> bool:

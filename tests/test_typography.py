@@ -12,12 +12,12 @@ pages as drawn.
 
 from __future__ import annotations
 
-import ast
 import html.parser
 import re
 from pathlib import Path
 
 import pytest
+from support import python_strings
 from typography import faults  # web/tools/typography.py
 
 from pygames import messages
@@ -54,19 +54,7 @@ def test_every_catalogue_entry_keeps_its_marks_with_the_word_before():
 
 # --- the page's Python and early scripts ------------------------------------------------------
 
-def python_strings(path: Path):
-    """The string constants of a module, docstrings and f-string parts included, but not
-    the docstrings themselves (they are for the maintainers)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
-                                       ast.AsyncFunctionDef))
-                  and node.body and isinstance(node.body[0], ast.Expr)
-                  and isinstance(node.body[0].value, ast.Constant)}
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                and id(node) not in docstrings):
-            yield node.lineno, node.value
+
 
 
 JS_STRING = re.compile(r"""(?<![\w$])(["'`])((?:\\.|(?!\1)[^\\\n])*)\1""")

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
+from support import python_strings
 
 from pygames import messages
 from pygames.messages import Msg, Name, render, text
@@ -50,16 +51,7 @@ CODE = {
 }
 
 
-def python_strings(path: Path):
-    """The string constants of a module but its docstrings (as tests/test_typography.py)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                  and node.body and isinstance(node.body[0], ast.Expr)
-                  and isinstance(node.body[0].value, ast.Constant)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            yield node.lineno, node.value
+
 
 
 def reads_as_french(literal: str) -> bool:

@@ -24,3 +24,15 @@ def simulate(game_id: str, names=("Alice", "Bob"), options=None, seed="golden", 
 @pytest.fixture
 def simulated():
     return simulate
+
+
+@pytest.fixture
+def english():
+    """The words in English for the test, French again after it (pygames.messages.use)."""
+    from pygames import messages
+
+    messages.use("en")
+    try:
+        yield
+    finally:
+        messages.use("fr")

@@ -142,15 +142,6 @@ def test_the_ids_built_from_keys_exist():
 # --- in English ---------------------------------------------------------------------------
 
 
-@pytest.fixture
-def english():
-    messages.use("en")
-    try:
-        yield
-    finally:
-        messages.use("fr")
-
-
 def test_site_messages_in_english(english):
     assert text("site.stats.button") == "Statistics"
     assert text("site.undo.button") == "Undo"

@@ -107,15 +107,6 @@ def test_every_message_a_view_names_is_in_the_french_catalogue():
     assert missing == []
 
 
-@pytest.fixture
-def english():
-    messages.use("en")
-    try:
-        yield
-    finally:
-        messages.use("fr")
-
-
 def test_the_french_views_read_as_before():
     messages.use("fr")
     assert text("view.common.reroll_some", n=2) == "Relancer (2 dés)"

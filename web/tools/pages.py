@@ -329,20 +329,17 @@ GAME_KEYS = {"yams": "yams", "421": "421", "linotte": "linotte", "de-landais": "
 
 def page_words(catalogue: dict, name: str) -> dict:
     """What a game page's catalogue keeps: all but the command line's words, the home
-    page's, and the other games' (their rules, views, panels, titles and rulesets), which
-    that page never says; the home page keeps everything.  (Each page carries its words:
+    page's, and the other games' rules, views and panels, which that page never says (their
+    names stay: a replay link of another game says which game it is); the home page keeps
+    everything.  (Each page carries its words:
     the others would cost every page about 15 KB of gzip.)"""
     family = name.removeprefix("embed-").removesuffix(".html") if name else ""
     if family not in GAME_KEYS:
         return catalogue
     others = [fid for fid in GAME_KEYS if fid != family]
-    rulesets = {g.id for f in facts.families() if f.id in others for g in f.rulesets}
-    own = {g.id for f in facts.families() if f.id == family for g in f.rulesets}
     drop = tuple(["cli.", "home."]
                  + [f"{GAME_KEYS[f]}." for f in others]
-                 + [f"{kind}.{GAME_KEYS[f]}." for f in others for kind in ("view", "rules", "table", "page")]
-                 + [f"family.{f}." for f in others]
-                 + [f"game.{g}." for g in rulesets - own])
+                 + [f"{kind}.{GAME_KEYS[f]}." for f in others for kind in ("view", "rules", "table", "page")])
     return {**catalogue, "messages": {k: v for k, v in catalogue["messages"].items() if not k.startswith(drop)}}
 
 

@@ -157,3 +157,28 @@ def test_a_game_page_carries_its_own_game_words_not_the_others(written):
     assert "game.yahtzee.title" in landais and "family.linotte.title" in yams
     assert any(k.startswith("rules.landais.") for k in landais) and "site.setup.start" in landais
     assert len(yams) < 0.7 * len(full)
+
+
+# what each game page runs of its own (the rest of web/app and pygames is shared)
+PAGE_CODE = {"yams": ("yams_view.py", "yams"), "421": ("le421_view.py", "le421"),
+             "linotte": ("linotte_view.py", "linotte"), "de-landais": ("landais_view.py", "landais")}
+
+
+@pytest.mark.parametrize("family", sorted(PAGE_CODE))
+def test_a_game_page_carries_every_word_its_code_names(family):
+    """Every message id written out in the code a game page runs (the shared web/app and
+    pygames modules, its own view and its own rules package; not the command line) is in that
+    page's catalogue: a word of another game's that a view borrows would read as its id."""
+    from support import python_strings
+
+    full = pages.page_catalogue("fr")
+    kept = pages.page_words(full, f"{family}.html")["messages"]
+    view, package = PAGE_CODE[family]
+    others = [v for f, v in PAGE_CODE.items() if f != family]
+    code = [p for p in (ROOT / "web" / "app").glob("*.py") if p.name not in {v for v, _ in others}]
+    code += [p for p in (ROOT / "pygames").glob("*.py") if p.name not in {"cli.py", "__main__.py"}]
+    code += [p for p in (ROOT / "pygames" / package).glob("*.py") if p.name != "cli.py"]
+    named = {(p.relative_to(ROOT).as_posix(), text) for p in code for _, text in python_strings(p)
+             if text in full["messages"]}
+    assert len(named) > 50
+    assert sorted((where, text) for where, text in named if text not in kept) == []

@@ -170,7 +170,7 @@ class View(TrayView):
                 + self._next_text(state)
         if isinstance(action, Announce):
             return render("view.linotte.announced", player=name, target=kind_text(action.target))
-        said = [Msg("yams.keeps", player=name, dice=" ".join(map(str, action.keep)))] if action.keep else []
+        said = [Msg("view.linotte.keeps", player=name, dice=" ".join(map(str, action.keep)))] if action.keep else []
         said.append(Msg("view.linotte.rolled", player=name, roll=state.rolls, dice=", ".join(map(str, state.dice)),
                         combinations=describe_dice(state.dice)))
         if state.target:
@@ -193,7 +193,7 @@ class View(TrayView):
                         for n, score in zip(self.names, state.scores()))
         said = [Msg("view.linotte.scores", scores=scores)]
         if self.table.is_person(state.current_player()):
-            said.append(Msg("yams.next_player", player=Name(self.names[state.current_player()])))
+            said.append(Msg("view.linotte.next_player", player=Name(self.names[state.current_player()])))
         return [(" ", False)] + sentences(said)
 
     def highlights(self, match):

@@ -18,6 +18,12 @@ history of actions, with a versioned JSON form (`to_record` / `Match.from_record
 way to walk through it again (`Match.positions`).  It can take back the last decision
 while no dice have landed since (`can_undo` / `undo`), unless the match is played *sans
 annulation* (`undo=False`, kept in the record).
+
+A match may be played *avec de vrais dés* (`dice="real"`): the people at the table throw
+their own dice and type in what landed (`needs_faces`, `type_throw`); the computer's seats
+throw the page's dice.  A typed throw is a transcription, not a draw: it can be taken back
+(corrected) like a decision until the next one, even *sans annulation*, and the record lists
+the typed throws (``"typed"``: their places in the history).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Sequenc
 from .messages import NO_WORDS, YES_WORDS, Msg, Name, text
 
 RECORD_FORMAT = "pygames/1"
+DICE_SOURCES = ("page", "real")  # a match's dice: the page's, or the people's own typed in
 CHANCE = -1
 TERMINAL = -2
 MAX_NAME_LENGTH = 40
@@ -147,6 +154,23 @@ def check_throw(action: Any, count: int) -> None:
         and all(is_face(f) for f in action.faces)
     ):
         raise IllegalAction("error.throw_count", n=count)
+
+
+def read_faces(written: Any, count: int) -> tuple[int, ...]:
+    """The faces of `count` dice as a person types them: digits 1 to 6, with or without
+    spaces or commas between them ("352", "3 5 2", "3,5,2"), or a sequence of ints."""
+    if isinstance(written, str):
+        if len(written) > MAX_ACTION_TEXT:
+            raise IllegalAction("error.action_too_long", text=quote(written))
+        words = [c for c in written if c not in " ,;\t\u00a0\u202f"]
+        faces = parse_faces(words)
+    elif isinstance(written, (list, tuple)) and all(is_face(f) for f in written):
+        faces = tuple(written)
+    else:
+        raise IllegalAction("error.not_a_face", text=quote(written), what=Msg("word.a_die"))
+    if len(faces) != count:
+        raise IllegalAction("error.throw_count", n=count)
+    return faces
 
 
 def parse_faces(words: Sequence[str], what: Msg | None = None) -> tuple[int, ...]:
@@ -384,6 +408,11 @@ class State:
 
     def dice_to_throw(self) -> int:
         """At a chance node: how many fair six-sided dice land now."""
+        raise NotImplementedError
+
+    def thrower(self) -> int:
+        """At a chance node: the player whose dice land now (who throws them at a table
+        played with real dice, and types in what landed)."""
         raise NotImplementedError
 
     def scores(self) -> list[int]:
@@ -702,10 +731,13 @@ class Match:
         sampler: DiceSampler | None = None,
         start: Any = None,
         undo: bool = True,
+        dice: str = "page",
     ):
         game.check_players(players)
         if not isinstance(undo, bool):
             raise GameError("error.undo_setting")
+        if dice not in DICE_SOURCES:
+            raise GameError("error.dice_setting", value=quote(dice))
         self.game = game
         self.players = tuple(players)
         self.options = game.resolve_options(options)
@@ -715,6 +747,9 @@ class Match:
         self.sampler = sampler or DiceSampler()
         # A match-level setting of every game, not a rule: False is "sans annulation".
         self.undo_allowed = undo
+        # Whose dice land: the page's ("page") or the people's own, typed in ("real").
+        self.dice = dice
+        self.typed: set[int] = set()  # the places in the history of the typed throws
         # The states before each decision taken since the last throw (see `undo`).
         self._undoable: list[State] = []
         # Fields of the record this version does not know (a newer version wrote them):
@@ -742,17 +777,43 @@ class Match:
     def outcome(self) -> Outcome | None:
         return self.state.outcome()
 
-    def apply(self, action: Action | str) -> State:
+    def apply(self, action: Action | str, typed: bool = False) -> State:
+        """Play `action` (or its notation); `typed`: a throw that a person typed in (a
+        match played with real dice, at a chance node)."""
         if isinstance(action, str):
             action = self.game.parse_action(action)
         before = self.state
+        if typed and not (self.dice == "real" and before.is_chance()):
+            raise IllegalAction("error.not_throw_time" if self.dice == "real" else "error.dice_not_real")
         self.state = before.apply(action)  # State.apply checks legality
         self.history.append(action)
-        if before.is_chance():
+        if typed:
+            self.typed.add(len(self.history) - 1)
+            self._undoable.append(before)  # a transcription: it can be corrected
+        elif before.is_chance():
             self._undoable.clear()  # dice that have landed are never taken back
         else:
             self._undoable.append(before)
         return self.state
+
+    # --- real dice ("avec de vrais dés") ------------------------------------------------
+
+    def needs_faces(self) -> bool:
+        """Dice are about to land that a person at the table throws: the page waits for
+        their faces (`type_throw`) instead of throwing."""
+        state = self.state
+        return (self.dice == "real" and state.is_chance()
+                and not self.players[state.thrower()].is_computer)
+
+    def type_throw(self, written: Any) -> State:
+        """The faces a person typed in for the dice now landing (see `read_faces`)."""
+        if not self.needs_faces():
+            raise IllegalAction("error.not_throw_time" if self.dice == "real" else "error.dice_not_real")
+        return self.apply(Throw(read_faces(written, self.state.dice_to_throw())), typed=True)
+
+    def last_typed(self) -> bool:
+        """The last action is a throw typed in (a correction would take it back)."""
+        return len(self.history) - 1 in self.typed
 
     # --- undo ("Annuler"): a decision can be taken back until dice land -----------------
 
@@ -760,12 +821,18 @@ class Match:
         """True if the last action is a player's decision that can be taken back: undo is
         allowed in this match, the game is not over, and no dice have landed since that
         decision (undo never gives a new throw).  Taking it back puts its player back to
-        decide, exactly as before it."""
-        return self.undo_allowed and bool(self._undoable) and not self.state.is_terminal()
+        decide, exactly as before it.  A typed throw (real dice) can always be taken back
+        until the next decision: it is corrected, not thrown again."""
+        return (bool(self._undoable) and not self.state.is_terminal()
+                and (self.undo_allowed or self.last_typed()))
 
     def undo_player(self) -> int | None:
-        """The player whose decision `undo` would take back (None if there is none)."""
-        return self._undoable[-1].current_player() if self.can_undo() else None
+        """The player whose decision `undo` would take back, or who typed the throw it
+        would take back (None if there is none)."""
+        if not self.can_undo():
+            return None
+        before = self._undoable[-1]
+        return before.thrower() if before.is_chance() else before.current_player()
 
     def undo(self) -> Action:
         """Take back the last decision (see `can_undo`): the state, the history and the
@@ -773,16 +840,21 @@ class Match:
         if not self.can_undo():
             raise IllegalAction("error.no_undo")
         self.state = self._undoable.pop()
+        self.typed.discard(len(self.history) - 1)
         return self.history.pop()
 
     def throw(self) -> State:
-        """Let the dice fall (at a chance node)."""
+        """Let the dice fall (at a chance node): the page's dice, unless a person at the
+        table throws them (`needs_faces`)."""
         if not self.state.is_chance():
             raise IllegalAction("error.not_throw_time")
+        if self.needs_faces():
+            raise IllegalAction("error.faces_wanted")
         return self.apply(self.sampler.throw(self.state, len(self.history)))
 
     def advance_chance(self) -> State:
-        while self.state.is_chance():
+        """Let the page's dice fall until a player decides, or a person's dice are wanted."""
+        while self.state.is_chance() and not self.needs_faces():
             self.throw()
         return self.state
 
@@ -799,6 +871,10 @@ class Match:
             record["start"] = self.start  # optional: records without it start afresh
         if not self.undo_allowed:
             record["undo"] = False  # optional: records without it allow undo
+        if self.dice != "page":
+            record["dice"] = self.dice  # optional: records without it throw the page's dice
+        if self.typed:
+            record["typed"] = sorted(self.typed)  # optional: the throws typed in
         return record
 
     @classmethod
@@ -841,14 +917,22 @@ class Match:
         undo = record.get("undo", True)
         if not isinstance(undo, bool):
             raise BadRecord("record.undo_unreadable")
+        dice = record.get("dice", "page")
+        if dice not in DICE_SOURCES:
+            raise BadRecord("record.dice_unreadable", value=quote(repr(dice)))
+        typed = record.get("typed", [])
+        if not (isinstance(typed, list) and all(type(i) is int and 0 <= i < len(actions) for i in typed)
+                and len(set(typed)) == len(typed) and (dice == "real" or not typed)):
+            raise BadRecord("record.typed_unreadable")
         try:
             players = [Player(p.get("name"), p.get("seat", "human")) for p in players_json]
-            match = cls(game, players, options, sampler, record.get("start"), undo)
+            match = cls(game, players, options, sampler, record.get("start"), undo, dice)
         except GameError as err:
             raise BadRecord("record.invalid", error=err.message) from None
+        typed = set(typed)
         for i, written in enumerate(actions):
             try:
-                match.apply(written)
+                match.apply(written, typed=i in typed)
             except GameError as err:
                 raise BadRecord("record.bad_action", n=i + 1, text=quote(written),
                                 error=err.message) from None
@@ -858,7 +942,7 @@ class Match:
 
 
 #: The fields of a record (and of a record's player) this version reads and writes.
-RECORD_FIELDS = frozenset({"format", "game", "options", "players", "actions", "start", "undo"})
+RECORD_FIELDS = frozenset({"format", "game", "options", "players", "actions", "start", "undo", "dice", "typed"})
 PLAYER_FIELDS = frozenset({"name", "seat"})
 
 

@@ -200,6 +200,9 @@ class LandaisState(State):
             return CHANCE
         return self.player
 
+    def thrower(self) -> int:
+        return self.contenders[len(self.opening)] if self.contenders else self.player
+
     def dice_to_throw(self) -> int:
         return 1 if self.contenders else DICE
 

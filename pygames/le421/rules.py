@@ -352,6 +352,9 @@ class Le421State(CupState, State):
             return CHANCE
         return self.order[self.turn]
 
+    def thrower(self) -> int:
+        return self.order[self.turn]
+
     def player_actions(self) -> list[Action]:
         if self.throws == 0:
             return [Roll()]

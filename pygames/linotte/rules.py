@@ -377,6 +377,9 @@ class LinotteState(CupState, State):
             return CHANCE
         return self.player
 
+    def thrower(self) -> int:
+        return self.player
+
     def legal_actions(self) -> list[Action]:
         # Every apply checks membership here, so a state keeps its list (not a field:
         # equality, records and copies ignore it).

@@ -218,6 +218,9 @@ class YamsState(CupState, State):
             return TERMINAL
         return self.player
 
+    def thrower(self) -> int:
+        return self.player
+
     def player_actions(self) -> list[Action]:
         actions: list[Action] = []
         if self.rolls == 0:

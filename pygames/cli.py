@@ -210,7 +210,8 @@ def cmd_play(args, out: TextIO, inp: TextIO | None = None) -> int:
     players = parse_players(default if given is None else given)
     options = parse_options(game, args.option)
     start = json.loads(args.start) if args.start else None
-    match = Match(game, players, options, DiceSampler(args.seed), start)
+    match = Match(game, players, options, DiceSampler(args.seed), start,
+                  dice="real" if args.real_dice else "page")
     bots = make_bots(game, match.options, players)
     names = match.names
     board_names = [terminal_name(n) for n in names]  # the board's columns: no isolates
@@ -222,10 +223,10 @@ def cmd_play(args, out: TextIO, inp: TextIO | None = None) -> int:
 
     while not match.state.is_terminal():
         state = match.state
-        if state.is_chance():
+        if state.is_chance() and not match.needs_faces():
             match.throw()
             continue
-        who = state.current_player()
+        who = state.thrower() if state.is_chance() else state.current_player()
         if who in bots:
             action = bots[who](state)
             say("cli.bot_move", player=Name(names[who]), action=action.notation())
@@ -235,7 +236,10 @@ def cmd_play(args, out: TextIO, inp: TextIO | None = None) -> int:
         if shown is not state:
             out.write("\n" + words.render_text(state, board_names) + "\n")
             shown = state
-        say("cli.prompt", player=Name(names[who]))
+        if state.is_chance():
+            say("cli.faces_prompt", player=Name(names[who]), n=state.dice_to_throw())
+        else:
+            say("cli.prompt", player=Name(names[who]))
         out.flush()
         line = inp.readline()
         if not line:
@@ -246,7 +250,7 @@ def cmd_play(args, out: TextIO, inp: TextIO | None = None) -> int:
             out.write(text("cli.legal", actions=", ".join(map(str, state.legal_actions()))) + "\n")
             continue
         try:
-            match.apply(line)
+            match.type_throw(line) if state.is_chance() else match.apply(line)
         except GameError as err:
             say("cli.error_hint", error=err.message)
             out.write("\n")
@@ -547,6 +551,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--players", default=None, help=text("cli.players_help"))
     p.add_argument("--seed", default=None)
     p.add_argument("--start", default=None, help=text("cli.start_help"))
+    p.add_argument("--real-dice", action="store_true", help=text("cli.real_dice_help"))
     p.add_argument("--option", "-o", **option)
     p = sub.add_parser("simulate", help=text("cli.simulate"))
     p.add_argument("game", metavar=text("cli.game_metavar"))

@@ -192,6 +192,22 @@ def test_play_to_the_end_against_the_computer():
     assert all(isinstance(s["score"], int) for s in result["scores"])
 
 
+def test_play_with_real_dice_asks_the_persons_faces_not_the_computers():
+    """--real-dice: the person types in each throw's faces (a slip is explained and asked
+    again); the computer throws the page's dice; the record marks the typed throws."""
+    lines = []
+    for n, box in enumerate(YAMS_BOXES):
+        lines += ["roll", "7" if n == 0 else "1234", f"{n % 6 + 1}{n % 6 + 1}{(n + 1) % 6 + 1}25", f"score {box}"]
+    out = io.StringIO()
+    args = play_args("yams", "--players", "Alice,Robot:simple", "--seed", "vrais", "--real-dice")
+    assert cmd_play(args, out, io.StringIO("\n".join(lines) + "\n")) == 0
+    text = out.getvalue()
+    assert text.count("\u2068Alice\u2069, faces des dés lancés (5) > ") == 15 + 1 + 14
+    assert "«\u00a07\u00a0» n'est pas un dé" in text and "Il faut le résultat de 5 dés." in text
+    assert "Robot\u2069, faces" not in text and text.count("\u2068Robot\u2069\u00a0: score ") == 15
+    assert json.loads(text.strip().splitlines()[-1])["finished"] is True
+
+
 def test_play_from_the_command_line_with_a_scripted_stdin():
     boxes = YAMS_BOXES[:6] + [
         "three_kind", "four_kind", "full", "small_straight", "large_straight", "yams", "chance",

@@ -822,7 +822,8 @@ class Match:
         allowed in this match, the game is not over, and no dice have landed since that
         decision (undo never gives a new throw).  Taking it back puts its player back to
         decide, exactly as before it.  A typed throw (real dice) can always be taken back
-        until the next decision: it is corrected, not thrown again."""
+        until the next decision: it is corrected, not thrown again (with the decision to
+        throw that came before it: the thrower is back to throwing, see `undo`)."""
         return (bool(self._undoable) and not self.state.is_terminal()
                 and (self.undo_allowed or self.last_typed()))
 
@@ -839,9 +840,17 @@ class Match:
         record are exactly what they were before it.  Returns the action taken back."""
         if not self.can_undo():
             raise IllegalAction("error.no_undo")
+        typed = self.last_typed()
         self.state = self._undoable.pop()
         self.typed.discard(len(self.history) - 1)
-        return self.history.pop()
+        action = self.history.pop()
+        decided = self._undoable[-1] if typed and self._undoable else None
+        if decided is not None and not decided.is_chance() and decided.current_player() == self.state.thrower():
+            # the throw was typed after its thrower's decision to throw (Lancer, keeping
+            # some dice): a correction goes back to that decision, the dice kept as they were
+            self.state = self._undoable.pop()
+            self.history.pop()
+        return action
 
     def throw(self) -> State:
         """Let the dice fall (at a chance node): the page's dice, unless a person at the

@@ -415,6 +415,12 @@ class State:
         played with real dice, and types in what landed)."""
         raise NotImplementedError
 
+    def thrown_at_table(self) -> bool:
+        """At a chance node: with real dice, the thrower throws these at the table and types
+        them in (False: the page draws them even then, e.g. the Dé Landais' opening throw,
+        which only says who starts, as the setup may)."""
+        return True
+
     def scores(self) -> list[int]:
         """Each player's score so far (final scores once terminal)."""
         raise NotImplementedError
@@ -802,7 +808,7 @@ class Match:
         """Dice are about to land that a person at the table throws: the page waits for
         their faces (`type_throw`) instead of throwing."""
         state = self.state
-        return (self.dice == "real" and state.is_chance()
+        return (self.dice == "real" and state.is_chance() and state.thrown_at_table()
                 and not self.players[state.thrower()].is_computer)
 
     def type_throw(self, written: Any) -> State:

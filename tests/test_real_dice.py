@@ -47,7 +47,7 @@ def play_real(match: Match, rng: random.Random, on_faces=None) -> Match:
             assert 0 <= thrower < len(match.players)
             if decided_by is not None:
                 assert thrower == decided_by, "the dice belong to whoever just decided to throw"
-            assert match.needs_faces() == (match.players[thrower].seat == "human")
+            assert match.needs_faces() == (match.players[thrower].seat == "human" and state.thrown_at_table())
             if match.needs_faces():
                 if on_faces:
                     on_faces(match)
@@ -125,13 +125,9 @@ def test_a_typed_throw_is_corrected_until_the_next_decision(game_id, undo):
     match.type_throw("1" * n)
     assert match.can_undo() and match.undo_player() == waiting.thrower()
     assert match.undo() == Throw((1,) * n)
-    # back to the thrower's decision to throw (Lancer), or to the dice awaited (an opening throw)
-    if match.state.is_chance():
-        assert match.first_state().is_chance()  # only an opening throw has no decision before it
-        assert match.state == waiting and match.history == history
-    else:
-        assert match.history == history[:-1] and match.state.current_player() == waiting.thrower()
-        match.apply(history[-1])
+    # back to the thrower's decision to throw (Lancer), the dice kept as they were
+    assert match.history == history[:-1] and match.state.current_player() == waiting.thrower()
+    match.apply(history[-1])
     assert not match.typed
     match.type_throw("2" * n)
     assert match.to_record()["typed"] == [len(history)]

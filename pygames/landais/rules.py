@@ -203,6 +203,9 @@ class LandaisState(State):
     def thrower(self) -> int:
         return self.contenders[len(self.opening)] if self.contenders else self.player
 
+    def thrown_at_table(self) -> bool:
+        return not self.contenders  # the opening throw only says who starts: the page's dice
+
     def dice_to_throw(self) -> int:
         return 1 if self.contenders else DICE
 

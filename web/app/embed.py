@@ -13,6 +13,8 @@ Pure Python (no browser import), so the parsing is unit-tested with plain CPytho
   (seat ``human``, the default, or a computer level such as ``simple``), as in the CLI's
   ``--players`` (both use `pygames.core.parse_players`, and options
   `pygames.core.parse_option_items`). With players the game starts at once.
+* ``dice=real``                         played *avec de vrais dés*: the people type in what
+  their own dice show (the setup offers no choice of dice).
 * ``id=blog-yams-1``                    the instance: letters, digits, ``-`` and ``_`` (64 at
   most). Frames with different ids keep separate saved games in the browser.
 
@@ -44,6 +46,7 @@ class EmbedConfig:
     game: object | None = None  # a fixed ruleset (a pygames Game), or None: the reader picks
     options: dict | None = None  # fixed option values, or None: the reader picks
     players: tuple | None = None  # fixed players, or None: the setup screen asks
+    dice: str | None = None  # "real": played with real dice (fixed), or None: the reader picks
 
     def store_key(self, base: str) -> str:
         """localStorage key of this instance: ``<base>:<id>``, or ``<base>:embed``."""
@@ -52,14 +55,14 @@ class EmbedConfig:
     @property
     def signature(self) -> str:
         """What the embedder fixed, to tell whether a saved game still fits the URL."""
-        return json.dumps(
-            {
-                "game": self.game.id if self.game else None,
-                "options": self.options,
-                "players": [p.to_json() for p in self.players] if self.players else None,
-            },
-            sort_keys=True,
-        )
+        fixed = {
+            "game": self.game.id if self.game else None,
+            "options": self.options,
+            "players": [p.to_json() for p in self.players] if self.players else None,
+        }
+        if self.dice:  # only when given: the signatures of games saved before stay the same
+            fixed["dice"] = self.dice
+        return json.dumps(fixed, sort_keys=True)
 
 
 def parse_embed(query: str, family: str = "yams") -> EmbedConfig:
@@ -92,4 +95,7 @@ def parse_embed(query: str, family: str = "yams") -> EmbedConfig:
                 options = game.resolve_options({})
     except GameError as err:
         raise EmbedError(str(err)) from None
-    return EmbedConfig(instance, game, options, players)
+    dice = params.get("dice")
+    if dice is not None and dice.strip() != "real":
+        raise EmbedError(text("site.embed.bad_dice", dice=quote(dice)))
+    return EmbedConfig(instance, game, options, players, "real" if dice is not None else None)

@@ -90,7 +90,7 @@ class Flow:
         if nxt in shell.bots:
             return  # the computer plays; focus comes back with the person's turn
         if by_bot or nxt != actor or self._focus_lost():
-            shell.view.focus()
+            shell.focus_view()
             if self._focus_lost():
                 main = by_id("main")  # the view found nothing to focus: at least the game
                 if found(main):

@@ -5,7 +5,7 @@ the family from the registry (`pygames.FAMILIES`) and imports its view module (t
 family's ``view``, e.g. ``yams_view``), which draws the state and turns clicks and keys
 into action notations.  The shell owns the rest, the same for every game:
 
-* the URL parameters (``seed``, ``pace``, ``game``, ``fresh``) and the embed form;
+* the URL parameters (``seed``, ``pace``, ``game``, ``fresh``, ``dice=real``) and the embed form;
 * the setup screen: plain HTML written by the build (web/tools/build.py) from the family's
   rulesets, their options, seats and number of players, kept working by js/setup-early.js
   before and after Python starts; the shell adopts it (a "Commencer" clicked early starts
@@ -54,9 +54,10 @@ from stats_view import StatsView
 from table import Table, bot_badge_text
 from table_tools import TableTools
 from tabs import Drive
+from tray import focus_faces
 
 from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, NewerRecord, Player, load_match
-from pygames.core import bot_for, default_name
+from pygames.core import bot_for, default_name, read_faces
 from pygames.messages import Msg, Name, plain, render, text
 
 DEFAULT_PACE_MS = 650
@@ -79,6 +80,7 @@ class Shell:
         except ValueError:
             self.pace = DEFAULT_PACE_MS / 1000
         self.preferred = params.get("game")
+        self.real_dice = params.get("dice") == "real"  # ?dice=real: "Avec de vrais dés" ticked
         self.match = None
         self.bots = {}
         self.generation = 0  # bumps on every new match so old bot loops stop
@@ -376,6 +378,8 @@ class Shell:
         start.removeAttribute("aria-busy")
         show(by_id("setup-error"), False)
         self.view.build_setup_extra(by_id("setup-extra"), self._chosen_game())
+        if self.real_dice and by_id("real-dice"):
+            by_id("real-dice").checked = True
         if self.embed:
             self._embed_setup()
         self.update_rules_panel(*self._setup_choice())
@@ -426,8 +430,10 @@ class Shell:
                 for i, (_, name, seat) in enumerate(self.setup_rows)
             ]
             start = self.view.read_setup_extra(game, players)
+            real = by_id("real-dice")
             match = Match(game, players, options, self._sampler(), start,
-                          undo=not by_id("no-undo").checked if by_id("no-undo") else True)
+                          undo=not by_id("no-undo").checked if by_id("no-undo") else True,
+                          dice="real" if real and real.checked else "page")
         except GameError as err:
             error = by_id("setup-error")
             error.textContent = str(err)
@@ -447,11 +453,12 @@ class Shell:
         self.announce(text("site.game.new", title=str(match.game.title)))
         self.schedule_bots()
         if focus:
-            self.view.focus()
+            self.focus_view()
 
     def _again(self):
         m = self.match
-        self._begin(Match(m.game, m.players, m.options, self._sampler(), m.start, undo=m.undo_allowed))
+        self._begin(Match(m.game, m.players, m.options, self._sampler(), m.start, undo=m.undo_allowed,
+                          dice=m.dice))
 
     def _on_quit(self, event):
         if self.match and not self.match.state.is_terminal():
@@ -490,9 +497,29 @@ class Shell:
             return
         self.play(action)
 
-    def play(self, action, by_bot=False):
-        """Apply a player's action, let any dice fall, save, redraw."""
+    def throw_faces(self, notation, written):
+        """Real dice: a person's throw (`notation`) and the faces typed in for it, played
+        as one move; the reason when the entry is wrong (nothing changes), else None."""
+        if not self.human_turn() or self.match.dice != "real":
+            return None
+        try:
+            action = self.match.game.parse_action(notation)
+            landing = self.match.state.apply(action)  # checked before anything is played
+            faces = read_faces(written, landing.dice_to_throw() if landing.is_chance() else 0)
+        except GameError as err:
+            self.hint(str(err))
+            return str(err)
+        self.play(action, faces=faces)
+        return None
+
+    def play(self, action, by_bot=False, faces=None):
+        """Apply a player's action, let any dice fall (or, with real dice, those of
+        `faces`: typed in at the table), save, redraw."""
         if self.stale():
+            return
+        if faces is None and not by_bot and self._awaits_faces(action):
+            self.hint(text("site.real.type_first"))
+            focus_faces()
             return
         if not by_bot and self.tools.hold(action):
             return  # it waits for the player's confirmation (table_tools.py)
@@ -501,6 +528,8 @@ class Shell:
         ply = len(self.match.history)
         try:
             self.match.apply(action)
+            if faces is not None:
+                self.match.type_throw(faces)
         except GameError as err:
             self.hint(str(err))
             return
@@ -523,6 +552,18 @@ class Shell:
         if not by_bot:
             self.schedule_bots()
         self.flow.after_play(actor, by_bot)
+
+    def _awaits_faces(self, action):
+        """With real dice, a person's throw without its faces (a Lancer pressed, a key, the
+        421's Charge auto): it would leave dice in the air that only a person can type."""
+        if self.match.dice != "real":
+            return False
+        try:
+            landing = self.match.state.apply(action)
+        except GameError:
+            return False  # apply explains it
+        return landing.is_chance() and landing.thrown_at_table() and \
+            not self.match.players[landing.thrower()].is_computer
 
     def schedule_bots(self):
         state = self.match.state
@@ -901,11 +942,15 @@ class Shell:
         show(by_id("option-choices").parentNode, embed.options is None)
         if embed.game:
             by_id("setup-title").textContent = str(embed.game.title)
+        if embed.dice and by_id("real-dice"):
+            by_id("real-dice").checked = True
+            by_id("real-dice").disabled = True  # the embedder chose
 
     def _embed_new_match(self):
         """_begin without moving the focus: a frame must not scroll the host page to itself."""
         embed = self.embed
-        self._begin(Match(embed.game, embed.players, embed.options, self._sampler()), focus=False)
+        self._begin(Match(embed.game, embed.players, embed.options, self._sampler(), dice=embed.dice or "page"),
+                    focus=False)
 
     # --- events -----------------------------------------------------------------------
 
@@ -951,6 +996,12 @@ class Shell:
         self.bots = {i: p.seat for i, p in enumerate(match.players) if p.is_computer}
 
     # --- small services for the view --------------------------------------------------
+
+    def focus_view(self):
+        """The keyboard where a person plays next: the view's choice (Lancer, in practice),
+        or, with real dice, the field where the faces are typed."""
+        self.view.focus()
+        focus_faces()
 
     def hint(self, text):
         """The line under the table: a text, a message or pieces (names placed as data)."""

@@ -2,8 +2,9 @@
 
 As boardgame.io's board receives its props, a view (view.py) receives one `Table` and never
 the shell.  It reads the match and whose turn it is; it plays a person's move through one
-entry (`play`), whatever the move comes from: a click, a key, the advisor — and later a
-typed die, another device or a tutorial; it says when its own page-only state changed (the
+entry (`play`), whatever the move comes from: a click, a key, the advisor — or real dice
+typed in (`throw_faces`), and later another device or a tutorial; it says when its own
+page-only state changed (the
 kept dice, saved with the game: `changed`); it announces, hints, and starts a task that
 stops by itself when the match changes (`task`: the 421's Charge auto).  Everything else —
 setup, saves, the computer's loop, undo, replays, statistics — is the shell's.
@@ -98,6 +99,13 @@ class Table:
             self._shell.play_text(move)
         elif self.my_turn:
             self._shell.play(move)
+
+    def throw_faces(self, notation: str, written: str):
+        """Real dice: the person to move threw at the table (`notation`: the throw, e.g.
+        ``roll`` or ``keep 6 6 @1,3``) and typed in the faces that landed (`written`).
+        Played as one move; a wrong entry changes nothing and its reason is returned (also
+        said in the hint), else None."""
+        return self._shell.throw_faces(notation, written)
 
     def changed(self) -> None:
         """The view's page-only state (`View.ui_state`, e.g. the kept dice) changed: save it."""

@@ -159,8 +159,13 @@ class TableTools:
             return
         live = (match is not None and not match.state.is_terminal()
                 and getattr(self.shell, "replay", None) is None)
-        show(undo, live and match.undo_allowed)
+        typed = live and match.last_typed()  # real dice: the throw typed in may be corrected
+        show(undo, live and (match.undo_allowed or typed))
         undo.disabled = not self.can_undo()
+        words = text("site.real.correct" if typed else "site.undo.button")
+        label = undo.firstChild  # its text, before the seconds left (#undo-wait)
+        if label and label.nodeType == 3 and label.nodeValue != words:
+            label.nodeValue = words
         show(speed.parentNode, live and bool(self.shell.bots))
         show(box, not (undo.hidden and speed.parentNode.hidden))
 
@@ -251,24 +256,31 @@ class TableTools:
         if not self.can_undo() or shell.stale():
             return
         match = shell.match
-        ply = len(match.history) - 1
+        played = len(match.history)
         player = match.undo_player()
+        typed = match.last_typed()
         match.undo()
+        ply = len(match.history)  # the first action taken back (a typed throw takes its throw too)
         shell.interrupt()  # a computer's move chosen for the position taken back never plays
         self._show_wait(None)  # its pause ends with it
         shell.close_advice()
         shell.view.adopt(match)  # per-match drawings (journals, last move) follow the history
         ui = self.uis.pop(ply, None)
+        for later_ply in range(ply + 1, played):
+            self.uis.pop(later_ply, None)
         if ui:
             shell.view.restore_ui(ui)
         shell.save()
         shell.show_table()
         name = Name(match.players[player].name)
         detail = undone_detail(self.texts.pop(ply, None))
-        shell.announce(render("site.undo.done_detail", player=name, detail=detail) if detail
-                       else render("site.undo.done", player=name))
+        if typed:
+            shell.announce(render("site.real.corrected", player=name))
+        else:
+            shell.announce(render("site.undo.done_detail", player=name, detail=detail) if detail
+                           else render("site.undo.done", player=name))
         self.refresh()
-        shell.view.focus()
+        shell.focus_view()
         shell.schedule_bots()
 
     # --- keys ---------------------------------------------------------------------------

@@ -9,17 +9,25 @@ Landais throws all its dice every time: its tray only draws them (``keeping=Fals
 
 Kept dice are the page's own state until the next throw; they belong to one hand (the
 view's `hand(state)`, e.g. the 421's round and turn) and go as soon as it is over.
+
+With real dice (a match played *avec de vrais dés*, `Match.dice == "real"`), the tray asks
+for the faces instead of throwing: `FaceEntry`, open at once whenever the person to move may
+throw (only the dice not kept are asked), a 1–6 pad per die for the thumb and a field for
+the keyboard (digits, then Entrée); the faces go through the table's entry
+(`Table.throw_faces`) with the throw they complete.
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from dom import by_id, el, on
+from dom import by_id, clear, el, on, show
 from view import View
 
 from pygames.dice import Roll
 from pygames.messages import Name, render, text
+
+FACES = "123456"
 
 
 class DiceTray:
@@ -38,6 +46,7 @@ class DiceTray:
         self._held: set[int] = set()
         self._held_for = None
         self._thrown: tuple[int, ...] = ()  # places that tumble at the next drawing
+        self.entry = FaceEntry(table, self)  # real dice: the faces typed in
 
     # --- building -------------------------------------------------------------------------
 
@@ -53,6 +62,7 @@ class DiceTray:
             self.nodes.append(die)
         if self.keeping:
             on(box, "click", self._on_click)
+        self.entry.bind(box)
 
     # --- the kept dice --------------------------------------------------------------------
 
@@ -79,8 +89,14 @@ class DiceTray:
 
     def take_advice(self, action) -> None:
         """The advisor's choice, clicked: a keep shows its dice held (the player throws
-        when ready), a full throw drops what was held and throws, anything else plays."""
-        if isinstance(action, Roll) and action.keep:
+        when ready), a full throw drops what was held and throws, anything else plays.
+        With real dice, a throw only sets the dice kept: the player throws and types."""
+        if isinstance(action, Roll) and self.entry.wanted():
+            self.keep(self.table.state.cup.places_of(action.keep) if action.keep else ())
+            self.table.changed()
+            self.redraw()
+            self.entry.focus()
+        elif isinstance(action, Roll) and action.keep:
             self.keep(self.table.state.cup.places_of(action.keep))
             self.table.changed()
             self.redraw()
@@ -192,6 +208,168 @@ class DiceTray:
                 die.offsetWidth  # restart the animation
                 die.classList.add("rolling")
         self._thrown = ()
+        self.entry.draw()
+
+    def throwing(self) -> tuple[int, ...]:
+        """The places of the dice the next throw throws (those not kept)."""
+        state = self.table.state
+        if not self.keeping or not getattr(state, "dice", ()):
+            return tuple(range(self.count))
+        held = self.held
+        return tuple(p for p in range(len(state.dice)) if p not in held)
+
+
+def focus_faces() -> bool:
+    """Put the keyboard in the faces' field if the entry is open (real dice); True if so."""
+    entry = by_id("faces-entry")
+    if entry and not entry.hidden:
+        by_id("faces-input").focus()
+        return True
+    return False
+
+
+class FaceEntry:
+    """Real dice: the faces that landed, typed in.  Open whenever the person to move may
+    throw (a throw is legal) in a match played with real dice; a pad of six faces per die
+    thrown (a tap puts that face in the field) and a field for the keyboard (digits 1 to 6,
+    one per die, then Entrée, or "Valider").  A wrong entry is explained and changes nothing."""
+
+    def __init__(self, table, tray):
+        self.table = table
+        self.tray = tray
+        self.form = self.prompt = self.pads = self.field = self.error = None
+        self.places: tuple[int, ...] = ()
+        self._for = None  # (ply, places) the field was last filled for
+
+    def bind(self, box) -> None:
+        form = el("form", None, "faces-entry", id="faces-entry", novalidate=True, hidden=True)
+        self.prompt = el("p", "", "faces-prompt", id="faces-prompt")
+        form.appendChild(self.prompt)
+        self.pads = el("div", None, "faces-pads", id="faces-pads")
+        form.appendChild(self.pads)
+        line = el("p", None, "faces-line")
+        label = el("label", text("site.real.field"), "faces-label", for_="faces-input")
+        self.field = el("input", None, "faces-input", id="faces-input", type="text", inputmode="numeric",
+                        autocomplete="off", spellcheck="false", enterkeyhint="done",
+                        aria_describedby="faces-prompt faces-error")
+        line.appendChild(label)
+        line.appendChild(self.field)
+        line.appendChild(el("button", text("site.real.ok"), "primary", type="submit", id="faces-ok"))
+        form.appendChild(line)
+        self.error = el("p", "", "faces-error notice", id="faces-error", role="alert", hidden=True)
+        form.appendChild(self.error)
+        controls = box.parentNode.querySelector(".controls")
+        anchor = controls if controls else box
+        anchor.parentNode.insertBefore(form, anchor.nextSibling)
+        self.form = form
+        on(form, "submit", self._on_submit)
+        on(self.field, "input", lambda e: self._show_pads())
+        on(self.pads, "click", self._on_pad)
+
+    # --- when it is open --------------------------------------------------------------
+
+    def wanted(self) -> bool:
+        """The person to move may throw now, with real dice: the entry is open."""
+        table = self.table
+        match = table.match
+        if match is None or match.dice != "real" or table.replaying or not table.my_turn:
+            return False
+        return any(isinstance(a, Roll) for a in match.state.legal_actions())
+
+    def draw(self) -> None:
+        if self.form is None:
+            return
+        open_ = self.wanted()
+        roll = by_id("roll")
+        if roll:
+            show(roll, not open_ and not (self.table.match and self.table.match.dice == "real"
+                                          and not self.table.replaying))
+        show(self.form, open_)
+        if not open_:
+            self._for = None
+            return
+        places = self.tray.throwing()
+        key = (len(self.table.match.history), places)
+        if key != self._for:  # another throw, or other dice kept: a fresh entry
+            self._for = key
+            self.places = places
+            self.field.value = ""
+            self.field.setAttribute("maxlength", str(len(places) * 2 + 4))
+            self._set_error(None)
+            self._build_pads()
+        state = self.table.state
+        name = Name(self.table.names[state.current_player()])
+        dice = ", ".join(str(p + 1) for p in places)
+        self.prompt.textContent = render("site.real.prompt", player=name, n=len(places), dice=dice)
+        self._show_pads()
+
+    def focus(self) -> bool:
+        """Put the keyboard in the field when the entry is open; True if it was."""
+        if self.form is not None and not self.form.hidden:
+            self.field.focus()
+            return True
+        return False
+
+    # --- the pads -----------------------------------------------------------------------
+
+    def _build_pads(self) -> None:
+        clear(self.pads)
+        for i, place in enumerate(self.places):
+            group = el("div", None, "faces-pad", role="group", data_slot=i,
+                       aria_label=text("site.real.pad", n=place + 1))
+            group.appendChild(el("span", str(place + 1), "faces-pad-num", aria_hidden="true"))
+            for face in FACES:
+                group.appendChild(el("button", face, "face", type="button", tabindex="-1", data_slot=i,
+                                     data_face=face, aria_pressed="false",
+                                     aria_label=text("site.real.pad_face", n=place + 1, face=face)))
+            self.pads.appendChild(group)
+
+    def _digits(self) -> list[str]:
+        return [c for c in str(self.field.value) if c not in " ,;\u00a0"]
+
+    def _show_pads(self) -> None:
+        digits = self._digits()
+        for button in self.pads.querySelectorAll("button[data-face]"):
+            slot = int(button.dataset.slot)
+            chosen = slot < len(digits) and digits[slot] == button.dataset.face
+            button.setAttribute("aria-pressed", "true" if chosen else "false")
+
+    def _on_pad(self, event) -> None:
+        button = event.target.closest("button[data-face]")
+        if not button:
+            return
+        slot = int(button.dataset.slot)
+        digits = self._digits()
+        while len(digits) < slot:
+            digits.append("?")
+        if slot < len(digits):
+            digits[slot] = button.dataset.face
+        else:
+            digits.append(button.dataset.face)
+        self.field.value = "".join(digits)
+        self._set_error(None)
+        self._show_pads()
+
+    # --- the faces go in -------------------------------------------------------------------
+
+    def _set_error(self, message) -> None:
+        if self.error is None:
+            return
+        self.error.textContent = message or ""
+        show(self.error, bool(message))
+        if message:
+            self.field.setAttribute("aria-invalid", "true")
+        else:
+            self.field.removeAttribute("aria-invalid")
+
+    def _on_submit(self, event) -> None:
+        event.preventDefault()
+        if not self.wanted():
+            return
+        problem = self.table.throw_faces(self.tray.notation(), str(self.field.value))
+        if problem:
+            self._set_error(problem)
+            self.field.focus()
 
 
 class TrayView(View):
@@ -216,6 +394,8 @@ class TrayView(View):
         if event.key not in (" ", "Enter", "Spacebar"):
             return False
         event.preventDefault()
+        if self.tray.entry.focus():  # real dice: the faces are typed there
+            return True
         if self.can_roll():
             self.table.play(by_id("roll").dataset.action)
         return True

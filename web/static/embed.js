@@ -5,7 +5,7 @@
  *   <script src="https://USER.github.io/REPO/embed.js" defer></script>
  *
  * Attributes of the div, all optional except data-pygames: data-game, data-options,
- * data-players, data-id (same meaning as the embed page's URL parameters), data-seed,
+ * data-players, data-id, data-dice="real" (same meaning as the embed page's URL parameters), data-seed,
  * data-pace, data-height (initial height in px), data-lang (the game's language: "fr", the
  * default, or "en"; the frame is then the embed page of that language's directory,
  * en/embed-yams.html). Anything inside the div (a fallback link
@@ -42,7 +42,7 @@
   // reference: "fr"} (the language of a div without data-lang).
   const EMBED = /* build: embed_pages */ {};
   const LANGUAGES = EMBED.languages || {};
-  const PARAMS = ["game", "options", "players", "seed", "pace"];  // and "id", below
+  const PARAMS = ["game", "options", "players", "seed", "pace", "dice"];  // and "id", below
   const DEFAULT_HEIGHT = 420;
   const frames = [];  // our iframes; heights are accepted from these only
   const done = new WeakSet();

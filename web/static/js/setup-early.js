@@ -235,6 +235,9 @@
     refresh();
     updateRules();
     askZero();
+    // ?dice=real: "Avec de vrais dés" ticked (web/app/shell.py reads the same parameter)
+    const real = document.getElementById("real-dice");
+    if (real && !real.disabled) real.checked = params.get("dice") === "real";
     if (start) { start.textContent = START_TEXT; start.removeAttribute("aria-busy"); }
     delete form.dataset.pending;
   }

@@ -23,6 +23,7 @@ annulation* (`undo=False`, kept in the record).
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import hashlib
 import itertools
 import json
@@ -386,6 +387,13 @@ class State:
         """At a chance node: how many fair six-sided dice land now."""
         raise NotImplementedError
 
+    def throw_key(self) -> tuple | None:
+        """At a chance node: the place of this throw in the game, the same whatever the
+        players decided before it (e.g. Yams: the player, his turn, the throw in the turn),
+        so that the day's dice (`DailySampler`) are the same for everyone at the same place.
+        None (the default): the throw is known by its rank among the game's throws."""
+        return None
+
     def scores(self) -> list[int]:
         """Each player's score so far (final scores once terminal)."""
         raise NotImplementedError
@@ -673,8 +681,53 @@ class DiceSampler:
             block += 1
         return tuple(out[:count])
 
-    def throw(self, state: State, ply: int) -> Throw:
+    def throw(self, state: State, ply: int, thrown: int = 0) -> Throw:
+        """The dice landing at `state`, the match's `ply`-th action and its `thrown`-th throw."""
         return Throw(self.faces(state.dice_to_throw(), ply))
+
+
+DAILY_FIRST_YEAR, DAILY_LAST_YEAR = 2000, 2999
+
+
+def parse_daily(written: Any) -> str:
+    """A day's date, written ``YYYY-MM-DD`` (a real date, 2000 to 2999); anything else is a
+    GameError that quotes it."""
+    if isinstance(written, str) and len(written) == 10 and written.isascii() and written[4] == written[7] == "-":
+        year, month, day = written[:4], written[5:7], written[8:]
+        if year.isdigit() and month.isdigit() and day.isdigit():
+            try:
+                date = datetime.date(int(year), int(month), int(day))
+            except ValueError:
+                date = None
+            if date is not None and DAILY_FIRST_YEAR <= date.year <= DAILY_LAST_YEAR:
+                return date.isoformat()
+    raise GameError("error.daily_date", text=quote(written if isinstance(written, str) else repr(written)))
+
+
+class DailySampler(DiceSampler):
+    """The day's dice ("Défi du jour"): the same for everyone who plays `family` on `date`.
+
+    A throw's faces depend only on the day, the family and the throw's place in the game
+    (`State.throw_key`, else its rank among the game's throws), never on how many decisions
+    came before it.  In a cup (Yams, 421, Linotte) each place has its own die: a die rerolled
+    at the same place of the game shows the same face whichever others were kept."""
+
+    def __init__(self, date: str, family: str):
+        self.date = parse_daily(date)
+        self.family = family
+        super().__init__(f"pygames-daily/{family}/{self.date}")
+
+    def key(self, state: State, thrown: int) -> str:
+        key = state.throw_key()
+        return repr(("throw", thrown) if key is None else tuple(key))
+
+    def throw(self, state: State, ply: int, thrown: int = 0) -> Throw:
+        count = state.dice_to_throw()
+        cup = getattr(state, "cup", None)
+        places = tuple(cup.rolling) if cup is not None else tuple(range(count))
+        size = max(count, cup.size if cup is not None else count, *(p + 1 for p in places))
+        faces = self.faces(size, self.key(state, thrown))  # type: ignore[arg-type]
+        return Throw(tuple(faces[p] for p in places))
 
 
 # --- matches and records -------------------------------------------------------------
@@ -702,16 +755,22 @@ class Match:
         sampler: DiceSampler | None = None,
         start: Any = None,
         undo: bool = True,
+        daily: str | None = None,
     ):
         game.check_players(players)
         if not isinstance(undo, bool):
             raise GameError("error.undo_setting")
+        # The day's challenge ("Défi du jour"): its date, and the day's dice.
+        self.daily = None if daily is None else parse_daily(daily)
+        if self.daily is not None:
+            sampler = DailySampler(self.daily, game.family)
         self.game = game
         self.players = tuple(players)
         self.options = game.resolve_options(options)
         self.start = None if start is None else game.check_start(start, self.players, self.options)
         self.state = game.new_state(self.players, self.options, self.start)
         self.history: list[Action] = []
+        self.thrown = 0  # throws in the history (undo never takes one back)
         self.sampler = sampler or DiceSampler()
         # A match-level setting of every game, not a rule: False is "sans annulation".
         self.undo_allowed = undo
@@ -749,6 +808,7 @@ class Match:
         self.state = before.apply(action)  # State.apply checks legality
         self.history.append(action)
         if before.is_chance():
+            self.thrown += 1
             self._undoable.clear()  # dice that have landed are never taken back
         else:
             self._undoable.append(before)
@@ -779,7 +839,7 @@ class Match:
         """Let the dice fall (at a chance node)."""
         if not self.state.is_chance():
             raise IllegalAction("error.not_throw_time")
-        return self.apply(self.sampler.throw(self.state, len(self.history)))
+        return self.apply(self.sampler.throw(self.state, len(self.history), self.thrown))
 
     def advance_chance(self) -> State:
         while self.state.is_chance():
@@ -799,6 +859,8 @@ class Match:
             record["start"] = self.start  # optional: records without it start afresh
         if not self.undo_allowed:
             record["undo"] = False  # optional: records without it allow undo
+        if self.daily is not None:
+            record["daily"] = self.daily  # optional: the day's challenge of that date
         return record
 
     @classmethod
@@ -841,9 +903,15 @@ class Match:
         undo = record.get("undo", True)
         if not isinstance(undo, bool):
             raise BadRecord("record.undo_unreadable")
+        daily = record.get("daily")
+        if daily is not None:
+            try:
+                daily = parse_daily(daily)
+            except GameError as err:
+                raise BadRecord("record.daily_unreadable", error=err.message) from None
         try:
             players = [Player(p.get("name"), p.get("seat", "human")) for p in players_json]
-            match = cls(game, players, options, sampler, record.get("start"), undo)
+            match = cls(game, players, options, sampler, record.get("start"), undo, daily=daily)
         except GameError as err:
             raise BadRecord("record.invalid", error=err.message) from None
         for i, written in enumerate(actions):
@@ -858,7 +926,7 @@ class Match:
 
 
 #: The fields of a record (and of a record's player) this version reads and writes.
-RECORD_FIELDS = frozenset({"format", "game", "options", "players", "actions", "start", "undo"})
+RECORD_FIELDS = frozenset({"format", "game", "options", "players", "actions", "start", "undo", "daily"})
 PLAYER_FIELDS = frozenset({"name", "seat"})
 
 

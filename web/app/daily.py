@@ -40,6 +40,7 @@ class Daily:
         self.shell = shell
         self.family = shell.family
         self.share = ""  # the share text shown
+        self.match_daily = None  # the date of the game on the table (None: not a daily)
 
     def bind(self):
         if by_id("daily-start"):
@@ -156,17 +157,18 @@ class Daily:
 
     def adopt(self, match):
         """The table says it is the day's challenge (a badge above it)."""
-        table = by_id("table")
+        self.match_daily = getattr(match, "daily", None)
         badge = by_id("daily-badge")
-        if badge is None and table is not None:
-            badge = el("p", None, "daily-badge", id="daily-badge")
-            table.insertBefore(badge, table.firstChild)
-        if badge is None:
-            return
-        daily = getattr(match, "daily", None)
-        badge.textContent = text("site.daily.badge", date=daily) if daily else ""
-        show(badge, bool(daily))
+        if badge is not None:
+            badge.textContent = text("site.daily.badge", date=self.match_daily) if self.match_daily else ""
+            show(badge, bool(self.match_daily))
         show(by_id("daily-share"), False)
+
+    def screen(self, name):
+        """The badge shows with the day's game (its table and its end screen) only."""
+        badge = by_id("daily-badge")
+        if badge is not None:
+            show(badge, bool(self.match_daily) and name in ("table", "end") and self.shell.replay is None)
 
     def finished(self, match):
         """A day's challenge is over: kept as played, its share shown on the end screen."""

@@ -252,6 +252,7 @@ class Shell:
         show(by_id("quit"), name == "table")
         if by_id("daily"):
             show(by_id("daily"), name == "daily")
+        self.daily.screen(name)
         if by_id("share-open"):
             show(by_id("share-open"), name == "table" and self.replay is None)
         if name == "setup":

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from harness.pages import GAME_PAGES, GamePage
+from harness.pages import GAME_PAGES, NO_ZERO_QUESTION, GamePage
 
 from pygames import FAMILIES, Match, Player
 from pygames.bots import RandomBot
@@ -42,6 +42,13 @@ def near_end(family: str, seed: str) -> dict:
     return {"record": record}
 
 
+def clean(game: GamePage) -> None:
+    """An empty storage on the site's origin, as a player who turned off the 0 question."""
+    game.at_origin()
+    game.page.evaluate("() => localStorage.clear()")
+    game.page.evaluate(f"() => {{ {NO_ZERO_QUESTION} }}")
+
+
 def finish(game: GamePage, rng) -> None:
     for _ in range(60):
         if game.play_random(20, rng) < 20:
@@ -52,8 +59,7 @@ def finish(game: GamePage, rng) -> None:
 @pytest.mark.parametrize("family", GAME_PAGES)
 def test_daily_played_shared_reloaded_and_refused(page, site_url, family, request_log):
     game = GamePage(page, site_url, family)
-    game.at_origin()
-    page.evaluate("() => localStorage.clear()")
+    clean(game)
     game.store("match", near_end(family, f"daily-{family}"))
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", ["pygames:daily", (
         '{"format":"pygames-daily/1","days":{"%s":{"%s":{"status":"playing","game":"%s"}}}}'
@@ -68,7 +74,7 @@ def test_daily_played_shared_reloaded_and_refused(page, site_url, family, reques
     share = page.locator("#end #daily-share")
     assert share.is_visible()
     text = page.text_content("#daily-share-text")
-    assert DAY in text and "#replay=" in text
+    assert DAY in text and "#replay=" in page.get_attribute("#end #daily-watch", "href")
     assert game.words("site.daily.share.title", game=game.words(f"game.{game.game.id}.title"), date=DAY) in text
     page.click("#daily-copy")
     page.wait_for_function("() => document.getElementById('daily-status').textContent.length > 0")
@@ -95,8 +101,7 @@ def test_daily_played_shared_reloaded_and_refused(page, site_url, family, reques
 @pytest.mark.parametrize("family", GAME_PAGES)
 def test_a_bad_date_changes_nothing(page, site_url, family, request_log):
     game = GamePage(page, site_url, family)
-    game.at_origin()
-    page.evaluate("() => localStorage.clear()")
+    clean(game)
     game.open(daily="2025-02-30")
     notice = page.locator("#daily-notice")
     assert notice.is_visible()
@@ -108,8 +113,7 @@ def test_a_bad_date_changes_nothing(page, site_url, family, request_log):
 def test_keyboard_only_daily(page, site_url, request_log):
     """Tab to "Défi du jour", Enter: today's game starts, marked; the dice roll by key."""
     game = GamePage(page, site_url, "yams")
-    game.at_origin()
-    page.evaluate("() => localStorage.clear()")
+    clean(game)
     game.open(fresh=True)
     game.focus_by_tab("#daily-start")
     page.keyboard.press("Enter")

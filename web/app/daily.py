@@ -107,7 +107,9 @@ class Daily:
         store = self.read()
         found = daily_store.entry(store, self.family.id, date)
         saved_date, saved_over = self._saved_game(saved)
-        if saved_date == date and found is not None and found["status"] == "playing":
+        if saved_date == date and (found is None or found["status"] == "playing"):
+            if found is None:  # (the store was lost or set aside: the saved game is that try)
+                self.write(daily_store.started(store, self.family.id, date, self.family.games[0].id))
             if at_start:
                 return False  # the shell resumes it
             if self.shell.match is not None and self.shell.match.daily == date:
@@ -204,7 +206,9 @@ class Daily:
         link = page_url() + "#" + REPLAY_KEY + found["replay"] if found["replay"] else ""
         self.share = daily_store.share_text(title, date, found["result"], self._score_text(found),
                                             found["picture"], link)
-        by_id("daily-share-text").textContent = self.share
+        # Shown without the link (a long line of letters: "Voir la partie" is it); copied with it.
+        by_id("daily-share-text").textContent = daily_store.share_text(
+            title, date, found["result"], self._score_text(found), found["picture"], "")
         watch = by_id("daily-watch")
         watch.setAttribute("href", link or "#")
         show(watch, bool(link))

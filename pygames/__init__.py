@@ -27,6 +27,7 @@ from .core import (
     Advice,
     BadRecord,
     Choice,
+    DailySampler,
     DiceSampler,
     Family,
     Game,
@@ -42,6 +43,7 @@ from .core import (
     Throw,
     bot_for,
     family_of,
+    parse_daily,
     quote,
 )
 
@@ -147,7 +149,7 @@ def load_match(record, sampler: DiceSampler | None = None) -> Match:
 
 __all__ = [
     "CHANCE", "FAMILIES", "RECORD_FORMAT", "TERMINAL", "Action", "Advice", "BadRecord", "NewerRecord",
-    "Choice", "DiceSampler", "Family", "GAMES", "Game", "GameError", "IllegalAction", "Match",
+    "Choice", "DailySampler", "DiceSampler", "Family", "GAMES", "Game", "GameError", "IllegalAction", "Match",
     "Option", "Outcome", "Player", "Position", "State", "Throw", "bot_for", "family_of",
-    "find_game", "load_match",
+    "find_game", "load_match", "parse_daily",
 ]

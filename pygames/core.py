@@ -29,6 +29,7 @@ the typed throws (``"typed"``: their places in the history).
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import hashlib
 import itertools
 import json
@@ -421,6 +422,13 @@ class State:
         which only says who starts, as the setup may)."""
         return True
 
+    def throw_key(self) -> tuple | None:
+        """At a chance node: the place of this throw in the game, the same whatever the
+        players decided before it (e.g. Yams: the player, his turn, the throw in the turn),
+        so that the day's dice (`DailySampler`) are the same for everyone at the same place.
+        None (the default): the throw is known by its rank among the game's throws."""
+        return None
+
     def scores(self) -> list[int]:
         """Each player's score so far (final scores once terminal)."""
         raise NotImplementedError
@@ -708,8 +716,53 @@ class DiceSampler:
             block += 1
         return tuple(out[:count])
 
-    def throw(self, state: State, ply: int) -> Throw:
+    def throw(self, state: State, ply: int, thrown: int = 0) -> Throw:
+        """The dice landing at `state`, the match's `ply`-th action and its `thrown`-th throw."""
         return Throw(self.faces(state.dice_to_throw(), ply))
+
+
+DAILY_FIRST_YEAR, DAILY_LAST_YEAR = 2000, 2999
+
+
+def parse_daily(written: Any) -> str:
+    """A day's date, written ``YYYY-MM-DD`` (a real date, 2000 to 2999); anything else is a
+    GameError that quotes it."""
+    if isinstance(written, str) and len(written) == 10 and written.isascii() and written[4] == written[7] == "-":
+        year, month, day = written[:4], written[5:7], written[8:]
+        if year.isdigit() and month.isdigit() and day.isdigit():
+            try:
+                date = datetime.date(int(year), int(month), int(day))
+            except ValueError:
+                date = None
+            if date is not None and DAILY_FIRST_YEAR <= date.year <= DAILY_LAST_YEAR:
+                return date.isoformat()
+    raise GameError("error.daily_date", text=quote(written if isinstance(written, str) else repr(written)))
+
+
+class DailySampler(DiceSampler):
+    """The day's dice ("Défi du jour"): the same for everyone who plays `family` on `date`.
+
+    A throw's faces depend only on the day, the family and the throw's place in the game
+    (`State.throw_key`, else its rank among the game's throws), never on how many decisions
+    came before it.  In a cup (Yams, 421, Linotte) each place has its own die: a die rerolled
+    at the same place of the game shows the same face whichever others were kept."""
+
+    def __init__(self, date: str, family: str):
+        self.date = parse_daily(date)
+        self.family = family
+        super().__init__(f"pygames-daily/{family}/{self.date}")
+
+    def key(self, state: State, thrown: int) -> str:
+        key = state.throw_key()
+        return repr(("throw", thrown) if key is None else tuple(key))
+
+    def throw(self, state: State, ply: int, thrown: int = 0) -> Throw:
+        count = state.dice_to_throw()
+        cup = getattr(state, "cup", None)
+        places = tuple(cup.rolling) if cup is not None else tuple(range(count))
+        size = max(count, cup.size if cup is not None else count, *(p + 1 for p in places))
+        faces = self.faces(size, self.key(state, thrown))  # type: ignore[arg-type]
+        return Throw(tuple(faces[p] for p in places))
 
 
 # --- matches and records -------------------------------------------------------------
@@ -738,18 +791,26 @@ class Match:
         start: Any = None,
         undo: bool = True,
         dice: str = "page",
+        daily: str | None = None,
     ):
         game.check_players(players)
         if not isinstance(undo, bool):
             raise GameError("error.undo_setting")
         if dice not in DICE_SOURCES:
             raise GameError("error.dice_setting", value=quote(dice))
+        # The day's challenge ("Défi du jour"): its date, and the day's dice.
+        self.daily = None if daily is None else parse_daily(daily)
+        if self.daily is not None and dice == "real":
+            raise GameError("error.daily_real_dice")
+        if self.daily is not None:
+            sampler = DailySampler(self.daily, game.family)
         self.game = game
         self.players = tuple(players)
         self.options = game.resolve_options(options)
         self.start = None if start is None else game.check_start(start, self.players, self.options)
         self.state = game.new_state(self.players, self.options, self.start)
         self.history: list[Action] = []
+        self.thrown = 0  # throws in the history (only a typed throw corrected is taken back)
         self.sampler = sampler or DiceSampler()
         # A match-level setting of every game, not a rule: False is "sans annulation".
         self.undo_allowed = undo
@@ -793,6 +854,8 @@ class Match:
             raise IllegalAction("error.not_throw_time" if self.dice == "real" else "error.dice_not_real")
         self.state = before.apply(action)  # State.apply checks legality
         self.history.append(action)
+        if before.is_chance():
+            self.thrown += 1
         if typed:
             self.typed.add(len(self.history) - 1)
             self._undoable.append(before)  # a transcription: it can be corrected
@@ -850,6 +913,8 @@ class Match:
         self.state = self._undoable.pop()
         self.typed.discard(len(self.history) - 1)
         action = self.history.pop()
+        if typed:
+            self.thrown -= 1  # the day's dice (DailySampler) count the throws that landed
         decided = self._undoable[-1] if typed and self._undoable else None
         if decided is not None and not decided.is_chance() and decided.current_player() == self.state.thrower():
             # the throw was typed after its thrower's decision to throw (Lancer, keeping
@@ -865,7 +930,7 @@ class Match:
             raise IllegalAction("error.not_throw_time")
         if self.needs_faces():
             raise IllegalAction("error.faces_wanted")
-        return self.apply(self.sampler.throw(self.state, len(self.history)))
+        return self.apply(self.sampler.throw(self.state, len(self.history), self.thrown))
 
     def advance_chance(self) -> State:
         """Let the page's dice fall until a player decides, or a person's dice are wanted."""
@@ -890,6 +955,8 @@ class Match:
             record["dice"] = self.dice  # optional: records without it throw the page's dice
         if self.typed:
             record["typed"] = sorted(self.typed)  # optional: the throws typed in
+        if self.daily is not None:
+            record["daily"] = self.daily  # optional: the day's challenge of that date
         return record
 
     @classmethod
@@ -939,9 +1006,15 @@ class Match:
         if not (isinstance(typed, list) and all(type(i) is int and 0 <= i < len(actions) for i in typed)
                 and len(set(typed)) == len(typed) and (dice == "real" or not typed)):
             raise BadRecord("record.typed_unreadable")
+        daily = record.get("daily")
+        if daily is not None:
+            try:
+                daily = parse_daily(daily)
+            except GameError as err:
+                raise BadRecord("record.daily_unreadable", error=err.message) from None
         try:
             players = [Player(p.get("name"), p.get("seat", "human")) for p in players_json]
-            match = cls(game, players, options, sampler, record.get("start"), undo, dice)
+            match = cls(game, players, options, sampler, record.get("start"), undo, dice, daily=daily)
         except GameError as err:
             raise BadRecord("record.invalid", error=err.message) from None
         typed = set(typed)
@@ -957,7 +1030,8 @@ class Match:
 
 
 #: The fields of a record (and of a record's player) this version reads and writes.
-RECORD_FIELDS = frozenset({"format", "game", "options", "players", "actions", "start", "undo", "dice", "typed"})
+RECORD_FIELDS = frozenset({"format", "game", "options", "players", "actions", "start", "undo", "dice", "typed",
+                           "daily"})
 PLAYER_FIELDS = frozenset({"name", "seat"})
 
 

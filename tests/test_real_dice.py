@@ -175,3 +175,31 @@ def test_malformed_real_dice_records_are_refused(change, why):
     record = {**match.to_record(), **change}
     with pytest.raises(BadRecord, match=why):
         load_match(record)
+
+
+def test_the_daily_challenge_is_never_played_with_real_dice():
+    with pytest.raises(GameError, match="défi du jour"):
+        Match(GAMES["yams"], [Player("Léa")], daily="2026-12-03", dice="real")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_throws_counted_follow_a_correction(game_id):
+    """`Match.thrown` (the rank of the next throw, which the day's dice read) stays the
+    number of throws in the history when a typed throw is corrected."""
+    game = GAMES[game_id]
+    match = real_match(game, ["human"] * max(game.min_players, min(2, game.max_players)))
+    rng = random.Random(game_id)
+
+    def correct(m):
+        ones = Throw((1,) * m.state.dice_to_throw())
+        if rng.random() > 0.3 or m.state.apply(ones).is_terminal():  # a game over is not taken back
+            return
+        decided = m.history[-1] if m.history else None  # the decision to throw, taken back with it
+        m.type_throw("1" * m.state.dice_to_throw())
+        m.undo()
+        if not m.state.is_chance():
+            m.apply(decided)
+        assert m.needs_faces() and m.thrown == sum(isinstance(a, Throw) for a in m.history)
+
+    play_real(match, rng, on_faces=correct)
+    assert match.thrown == sum(isinstance(a, Throw) for a in match.history)

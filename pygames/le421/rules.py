@@ -387,6 +387,11 @@ class Le421State(CupState, State):
         state = replace(self, events=(Stopped(player, sorted_hand(self.dice), self.throws),))
         return state._finish_hand()
 
+    def throw_key(self) -> tuple:
+        """The round (charge or décharge), the rampo, the thrower and his throw in the round."""
+        thrower = self.order[self.turn] if self.turn < len(self.order) else -1
+        return ("421", self.decharge, self.round, self.rampos, thrower, self.throws)
+
     def scores(self) -> list[int]:
         """Minus the tokens held: every token is a step towards losing."""
         return [-t for t in self.tokens]

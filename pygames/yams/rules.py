@@ -264,6 +264,10 @@ class YamsState(CupState, State):
         assert isinstance(action, Score)
         return self._score(action.box)
 
+    def throw_key(self) -> tuple:
+        """The player, his turn (the boxes he has filled) and the throw in that turn."""
+        return ("yams", self.player, sum(v is not None for v in self.sheets[self.player]), self.rolls)
+
     def scores(self) -> list[int]:
         return [self.sheet(p).total for p in range(len(self.sheets))]
 

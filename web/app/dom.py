@@ -108,7 +108,7 @@ def show(node, visible=True):
 
 def query_params():
     params = window.URLSearchParams.new(window.location.search)
-    return {k: params.get(k) for k in ("seed", "pace", "game", "fresh") if params.has(k)}
+    return {k: params.get(k) for k in ("seed", "pace", "game", "fresh", "daily") if params.has(k)}
 
 
 class Storage:

@@ -155,6 +155,9 @@ class ReplayView:
         shell.update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id
         by_id("replay-title").textContent = text("site.replay.title", title=str(match.game.title))
+        if getattr(match, "daily", None):  # the day's challenge says so
+            by_id("replay-title").textContent = text("site.daily.replay_title", title=str(match.game.title),
+                                                     date=match.daily)
         names = match.names
         state = Msg("site.replay.finished" if self.replay.finished else "site.replay.ongoing")
         set_text(by_id("replay-about"), render("site.replay.about", n=len(names),

@@ -35,6 +35,7 @@ from importlib import import_module
 
 import replay_view
 from ask import ask
+from daily import Daily
 from dom import by_id, clear, el, enabled, later, on, pieces_of, query_params, set_text, show, spawn, storage
 from embed import EmbedError, parse_embed
 from flow import Flow
@@ -103,6 +104,7 @@ class Shell:
         self.tools = TableTools(self)  # Annuler, the computer's speed, confirm a 0
         self.flow = Flow(self)  # keys, focus after a turn, the computer's status, joy (flow.py)
         self.stats = StatsView(self)  # the Statistiques dialog; records each finished game
+        self.daily = Daily(self)  # the day's challenge (daily.py)
 
     # --- start-up ---------------------------------------------------------------------
 
@@ -112,6 +114,7 @@ class Shell:
         self.stats.bind()
         self.tools.bind()
         self.flow.bind()
+        self.daily.bind()
         if document.body.hasAttribute("data-embed") and not self._embed_start():
             return
         self.drive = Drive(self.store_key, self._drive_back)  # which tab plays the computer
@@ -124,6 +127,8 @@ class Shell:
         saved = storage.get(self.store_key)
         fresh = "fresh" in query_params()
         self.flow.drop_fresh()  # used once: a reload resumes the game begun since
+        if self.daily.start(saved):  # ?daily=YYYY-MM-DD: that day's challenge (daily.py)
+            return
         if saved is not None and not fresh:
             try:
                 self._resume(check_saved_match(read_json(saved)))
@@ -202,6 +207,7 @@ class Shell:
         self.downgraded = set()  # seats playing a simpler level (the expert without its tables)
         self.view.adopt(match)
         self.tools.adopt(match)
+        self.daily.adopt(match)
         self.update_rules_panel(match.game, match.options)
         document.body.dataset.game = match.game.id  # read by js/embed-dialog.js
         if self.family.game_tables(match.game, match.options) and (
@@ -246,6 +252,9 @@ class Shell:
         for section in ("loading", "setup", "table", "end", "error"):
             show(by_id(section), section == name)
         show(by_id("quit"), name == "table")
+        if by_id("daily"):
+            show(by_id("daily"), name == "daily")
+        self.daily.screen(name)
         if by_id("share-open"):
             show(by_id("share-open"), name == "table" and self.replay is None)
         if name == "setup":
@@ -343,7 +352,10 @@ class Shell:
         self.announce(title.textContent + ". " + (reason_node.textContent if reason_node else ""))
         by_id("again").focus()
         end.scrollIntoView(True)  # the end screen opens on its title and ranking
-        self.stats.record(match)  # once per game (keyed by its record); never raises
+        if match.daily:  # the day's challenge: counted apart, and shared (daily.py)
+            self.daily.finished(match)
+        else:
+            self.stats.record(match)  # once per game (keyed by its record); never raises
 
     # --- setup ------------------------------------------------------------------------
 

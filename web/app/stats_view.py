@@ -204,6 +204,7 @@ class StatsView:
         if not counted:
             body.insertBefore(el("p", text("site.stats.none"), "hint"), body.firstChild)
         self._history(body, store)
+        self.shell.daily.render_stats(body)  # the day's challenges, counted apart (daily.py)
         by_id("stats-clear").disabled = stats.is_empty(store)
 
     def _value(self, score):

@@ -203,3 +203,21 @@ def test_a_real_dice_game_by_keyboard_only(page, site_url, request_log):
     game.wait_end()
     record = game.record()
     assert len(record["typed"]) == boxes and record["dice"] == "real"
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_an_embed_with_real_dice_opens_the_entry_at_once(page, site_url, lang, request_log):
+    """``dice=real`` on an embed page with its players: the game starts and asks Léa's dice
+    at once, in the page's language; a mistyped face is explained."""
+    game = GamePage(page, site_url, "yams", embed=True, instance=f"real-{lang}", lang=lang)
+    game.open(fresh=True, seed="embed-real", players="Léa", dice="real")
+    page.wait_for_function("() => !document.getElementById('faces-entry').hidden")
+    assert page.text_content("#faces-prompt") == game.words("site.real.prompt", player="Léa", n=5,
+                                                            dice="1, 2, 3, 4, 5")
+    page.fill("#faces-input", "12378")
+    page.press("#faces-input", "Enter")
+    page.wait_for_function("() => !document.getElementById('faces-error').hidden")
+    assert game.words("error.not_a_face", text="7", what=game.words("word.a_die")) in \
+        page.text_content("#faces-error")
+    type_faces(game, "66666")
+    assert game.record()["typed"] == [1] and game.stored("match").get("embed")

@@ -30,6 +30,16 @@ def test_players_start_the_game_with_the_default_options():
     assert config.store_key("pygames:yams:match") == "pygames:yams:match:post-7_b"
 
 
+def test_real_dice_are_the_embedders_choice():
+    """``dice=real``: played with real dice, fixed (the signature says so, only then: the
+    games saved before under the same URL still fit it); anything else is refused."""
+    plain, real = parse_embed("players=Alice"), parse_embed("players=Alice&dice=real")
+    assert plain.dice is None and real.dice == "real"
+    assert "dice" not in plain.signature and '"dice": "real"' in real.signature
+    with pytest.raises(EmbedError, match="«\u00a0vrais\u00a0»"):
+        parse_embed("dice=vrais")
+
+
 def test_the_expert_can_take_a_seat():
     config = parse_embed("game=yahtzee&players=Alice,Ordi:expert")
     assert [p.seat for p in config.players] == ["human", "expert"]

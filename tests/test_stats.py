@@ -124,6 +124,27 @@ def test_a_real_finished_match(simulated):
         assert stats.check(json.loads(stats.dumps(store))) == store
 
 
+def test_games_with_real_dice_are_counted_apart():
+    """A game played with real dice (typed in) counts under its ruleset's ``--real`` key, a
+    ruleset id an older page would leave alone; the page's dice games are not mixed in."""
+    from pygames import GAMES, Match, Player
+    from pygames.bots import RandomBot
+
+    match = Match(GAMES["yams"], [Player("Léa")], dice="real")
+    bot = RandomBot("real")
+    while not match.state.is_terminal():
+        if match.needs_faces():
+            match.type_throw("6" * match.state.dice_to_throw())
+        else:
+            match.apply(bot(match.state))
+    args = stats.from_match(match, DATE)
+    assert args["game"] == "yams" + stats.REAL == "yams--real"
+    store, added = stats.record_match(recorded(game("07" * 8, [100])), **args)
+    assert added and stats.summary(store, "yams--real")["played"] == 1
+    assert stats.summary(store, "yams")["played"] == 1
+    assert stats.check(json.loads(stats.dumps(store))) == store
+
+
 def test_ids_differ_with_the_record():
     a = {"format": "pygames/1", "game": "yams", "players": [], "actions": ["roll"]}
     b = dict(a, actions=["roll", "keep 1"])

@@ -464,7 +464,7 @@ class View(TrayView):
         )
         stop.hidden = not state.decharge or state.is_terminal()
         stop.disabled = not self._can_stop()
-        auto.hidden = state.decharge or state.is_terminal()
+        auto.hidden = state.decharge or state.is_terminal() or self.match.dice == "real"  # real dice: typed
         running = self._auto_running
         auto.disabled = running or not self._auto_possible()
         auto.textContent = words("view.421.auto.running" if running else "view.421.auto")

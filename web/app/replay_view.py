@@ -160,8 +160,10 @@ class ReplayView:
                                                      date=match.daily)
         names = match.names
         state = Msg("site.replay.finished" if self.replay.finished else "site.replay.ongoing")
-        set_text(by_id("replay-about"), render("site.replay.about", n=len(names),
-                                               players=Series(Name(name) for name in names), state=state))
+        about = render("site.replay.about", n=len(names), players=Series(Name(name) for name in names), state=state)
+        if match.dice == "real":  # the people's throws were typed in at the table
+            about = about + said(" ") + render("site.replay.real")
+        set_text(by_id("replay-about"), about)
         show(by_id("replay-body"), True)
         self._bind()
         show(by_id("table"), True)
@@ -212,6 +214,8 @@ class ReplayView:
             _actor, action, before = replay.move(k)
             view.moved(before, action, shell.match.state)
             step = pieces_of(view.describe(before, action, shell.match.state))
+            if any(ply in replay.match.typed for ply in range(replay.positions[k - 1][0], replay.positions[k][0])):
+                step = step + said(" ") + render("site.replay.typed")  # real dice, typed in
             if k == replay.last and replay.finished:
                 outcome = shell.match.outcome()
                 reason = shell.family.text.reason(outcome, shell.match.names) if outcome else None

@@ -519,8 +519,7 @@ class Shell:
             landing = self.match.state.apply(action)  # checked before anything is played
             faces = read_faces(written, landing.dice_to_throw() if landing.is_chance() else 0)
         except GameError as err:
-            self.hint(str(err))
-            return str(err)
+            return str(err)  # said under the field (tray.py), which screen readers hear
         self.play(action, faces=faces)
         return None
 

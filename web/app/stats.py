@@ -69,6 +69,9 @@ LEGACY_HIGHLIGHTS = {
 ID_RE = re.compile(r"[0-9a-f]{8,64}")
 DATE_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,6})?)?(Z|[+-]\d\d:\d\d)?")
 GAME_RE = re.compile(r"[0-9a-z][0-9a-z_-]{0,39}")
+#: The games played with real dice (typed in) are counted apart, under ``<game id>--real``
+#: (a ruleset id an older page reads as one it does not know, and leaves alone).
+REAL = "--real"
 
 
 class BadStats(BadStored):
@@ -470,7 +473,7 @@ def from_match(match, date: str, texts=None, highlights=None) -> dict:
         "ident": match_id(match.to_record()),
         "date": date,
         "family": match.game.family,
-        "game": match.game.id,
+        "game": match.game.id + (REAL if match.dice == "real" else ""),
         "players": [{"name": n, "score": s, "text": texts[i] if texts else str(s)}
                     for i, (n, s) in enumerate(zip(names, scores))],
         "winners": [names[p] for p in outcome.winners],

@@ -197,10 +197,19 @@ class StatsView:
                 if len(family.games) > 1:
                     section.appendChild(el("p", text("site.stats.none_ruleset"), "hint"))
                     body.appendChild(section)
-                continue
-            counted = True
-            self._ruleset(section, game, summary, store)
-            body.appendChild(section)
+            else:
+                counted = True
+                self._ruleset(section, game, summary, store)
+                body.appendChild(section)
+            # the games played with real dice, counted apart
+            real = stats.summary(store, game.id + stats.REAL)
+            if real is not None:
+                counted = True
+                title = text("site.stats.real_ruleset", title=str(game.title))
+                section = el("section", None, "stats-ruleset stats-real", aria_label=title)
+                section.appendChild(el("h3", title))
+                self._ruleset(section, game, real, store, game.id + stats.REAL)
+                body.appendChild(section)
         if not counted:
             body.insertBefore(el("p", text("site.stats.none"), "hint"), body.firstChild)
         self._history(body, store)
@@ -213,7 +222,7 @@ class StatsView:
     def _fmt(self, score):
         return stats.shown_number(None if score is None else self._value(score))
 
-    def _ruleset(self, section, game, summary, store):
+    def _ruleset(self, section, game, summary, store, key=None):
         view = self.shell.view
         unit = unit_text(view.stats_unit)
         facts = el("dl", None, "stats-facts")
@@ -252,7 +261,7 @@ class StatsView:
                   aria_label=text("site.stats.players_region", title=str(game.title)))
         wrap.appendChild(table)
         section.appendChild(wrap)
-        scores = store["rulesets"][game.id]["scores"]
+        scores = store["rulesets"][key or game.id]["scores"]
         section.appendChild(self._chart(game, [self._value(s) for s in scores], unit))
 
     def _chart(self, game, values, unit):
@@ -310,6 +319,8 @@ class StatsView:
         if not games:
             return
         titles = {g.id: g.title for g in self.shell.family.games}
+        titles.update({key + stats.REAL: text("site.stats.real_ruleset", title=str(title))
+                       for key, title in list(titles.items())})
         section = el("section", None, "stats-history")
         section.appendChild(el("h3", text("site.stats.recent")))
         listing = el("ol", None, "stats-games")
@@ -321,7 +332,7 @@ class StatsView:
                                         to_js({"dateStyle": "short", "timeStyle": "short"}))
             item.appendChild(el("time", str(shown), "stats-when",
                                 datetime=entry["date"]))
-            if len(titles) > 1:
+            if len(self.shell.family.games) > 1 or entry["game"].endswith(stats.REAL):
                 item.appendChild(el("span", titles.get(entry["game"], entry["game"]), "stats-rules"))
             players = el("span", None, "stats-scores")
             for i, p in enumerate(entry["players"]):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 
-from dom import by_id, clear, el, on, show
+from dom import by_id, clear, el, on, set_text, show
 from view import View
 
 from pygames.dice import Roll
@@ -300,7 +300,7 @@ class FaceEntry:
         state = self.table.state
         name = Name(self.table.names[state.current_player()])
         dice = ", ".join(str(p + 1) for p in places)
-        self.prompt.textContent = render("site.real.prompt", player=name, n=len(places), dice=dice)
+        set_text(self.prompt, render("site.real.prompt", player=name, n=len(places), dice=dice))
         self._show_pads()
 
     def focus(self) -> bool:

@@ -57,8 +57,9 @@ def faces_wanted(game: GamePage) -> int:
     return game.page.locator("#faces-pads .faces-pad").count()
 
 
-def type_faces(game: GamePage, faces: str, *, pads: bool = False) -> None:
-    """Type the faces in the field (or tap them on the pads), then Valider."""
+def type_faces(game: GamePage, faces: str, *, pads: bool = False) -> bool:
+    """Type the faces in the field (or tap them on the pads), then Valider; a throw that
+    ends the game is confirmed (True: the question was asked)."""
     page = game.page
     before = game.actions()
     if pads:
@@ -69,20 +70,28 @@ def type_faces(game: GamePage, faces: str, *, pads: bool = False) -> None:
     else:
         page.fill("#faces-input", faces)
         page.press("#faces-input", "Enter")
+    page.wait_for_function(f"""() => document.querySelector('dialog#ask[open]') || JSON.parse(
+        localStorage.getItem({json.dumps(game.key())})).record.actions.length > {before}""")
+    asked = page.locator("dialog#ask[open]").count() > 0
+    if asked:
+        assert game.actions() == before  # nothing played before the answer
+        page.click("#ask-accept")
     game.wait_actions_above(before)
+    return asked
 
 
-def play_to_end(game: GamePage, rng: random.Random, limit: int = 900) -> int:
-    """Random decisions and random typed faces until the end screen; returns the throws typed."""
-    typed = 0
+def play_to_end(game: GamePage, rng: random.Random, limit: int = 900) -> tuple[int, bool]:
+    """Random decisions and random typed faces until the end screen: the throws typed, and
+    whether the last one was confirmed as ending the game."""
+    typed, asked = 0, False
     for _ in range(limit):
         turn = wait_turn(game)
         if turn == "end":
-            return typed
+            return typed, asked
         controls = game.page.locator(ACTION_CONTROLS).filter(visible=True)
         if turn == "faces" and (controls.count() == 0 or rng.random() < 0.5):
             n = faces_wanted(game)
-            type_faces(game, "".join(rng.choice("123456") for _ in range(n)), pads=rng.random() < 0.3)
+            asked = type_faces(game, "".join(rng.choice("123456") for _ in range(n)), pads=rng.random() < 0.3)
             typed += 1
         else:
             before = game.actions()
@@ -144,10 +153,12 @@ def test_a_game_with_real_dice_to_its_end(page, site_url, family, request_log):
     # A reload in the middle keeps the real dice.
     game.reload()
     assert game.record()["dice"] == "real"
-    typed = play_to_end(game, rng)
+    typed, asked = play_to_end(game, rng)
     record = game.record()
     check_record(record)
     assert typed + 1 <= len(record["typed"])
+    # a typed throw that ended the game was confirmed first (it cannot be corrected after)
+    assert asked == (len(record["actions"]) - 1 in record["typed"])
     assert page.locator("#end").is_visible()
 
 

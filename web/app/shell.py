@@ -58,7 +58,7 @@ from tabs import Drive
 from tray import focus_faces
 
 from pygames import FAMILIES, BadRecord, DiceSampler, GameError, Match, NewerRecord, Player, load_match
-from pygames.core import bot_for, default_name, read_faces
+from pygames.core import Throw, bot_for, default_name, read_faces
 from pygames.messages import Msg, Name, plain, render, text
 
 DEFAULT_PACE_MS = 650
@@ -520,6 +520,12 @@ class Shell:
             faces = read_faces(written, landing.dice_to_throw() if landing.is_chance() else 0)
         except GameError as err:
             return str(err)  # said under the field (tray.py), which screen readers hear
+        if landing.apply(Throw(faces)).is_terminal():
+            # a throw that ends the game could not be corrected after: it is confirmed first
+            ask(text("site.real.last_title"), text("site.real.last_text", dice=" ".join(map(str, faces))),
+                text("site.real.last_accept"), lambda: self.play(action, faces=faces),
+                cancel=text("site.real.last_cancel"))
+            return None
         self.play(action, faces=faces)
         return None
 

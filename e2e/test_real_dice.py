@@ -180,27 +180,55 @@ def test_kept_dice_stay_kept_and_only_the_others_are_asked(page, site_url, famil
         game.words("site.real.pad", n=1)
 
 
-def test_a_real_dice_game_by_keyboard_only(page, site_url, request_log):
-    """Yams, solitaire: the setup by keyboard, each throw typed in the field (the focus is
-    there at once), dice kept with the digit keys, a box chosen with the arrows and Enter."""
+def test_a_family_game_with_real_dice_by_keyboard_only(page, site_url, request_log):
+    """Yams, Léa and Paul at the table, keyboard only: the setup (names typed, a row added,
+    the seat chosen, Avec de vrais dés ticked), each throw typed in the field (the focus is
+    there at once), now and then a die kept with Shift+Tab and Space before the next throw,
+    a box chosen by Tab and Enter, to the end screen."""
     game = GamePage(page, site_url, "yams")
     game.open(fresh=True, seed="keyboard-real")
-    game.fill_setup([("Léa", "human")])
+    rows = page.locator("#player-rows li")
+    while rows.count() > 1:  # back to one row: the keyboard makes the second
+        game.focus_by_tab("#player-rows li:last-child .remove")
+        page.keyboard.press("Enter")
+    for i, name in enumerate(["Léa", "Paul"], 1):
+        if rows.count() < i:
+            game.focus_by_tab("#add-player")
+            page.keyboard.press("Enter")
+        game.focus_by_tab(f"#player-rows li:nth-child({i}) input[type=text]")
+        page.keyboard.press("Control+A")
+        page.keyboard.type(name)
+        game.focus_by_tab(f"#player-rows li:nth-child({i}) select")
+        page.keyboard.press("Home")  # the first seat: a person
     game.focus_by_tab("#real-dice")
     page.keyboard.press("Space")
     assert page.is_checked("#real-dice")
     game.focus_by_tab("#start")
     page.keyboard.press("Enter")
     page.wait_for_function("() => !document.getElementById('faces-entry').hidden")
+    assert [p["name"] for p in game.record()["players"]] == ["Léa", "Paul"]
+    assert {p["seat"] for p in game.record()["players"]} == {"human"}
     rng = random.Random("keys")
-    boxes = len(game.replay().state.sheets[0])
-    for turn in range(boxes):
+    turns = 2 * len(game.replay().state.sheets[0])
+    for turn in range(turns):
         assert game.focused() == "#faces-input", turn
         page.keyboard.type("".join(rng.choice("123456") for _ in range(5)))
         before = game.actions()
         page.keyboard.press("Enter")
         game.wait_actions_above(before)
         page.wait_for_function("() => document.activeElement?.id === 'faces-input'")
+        if turn % 4 == 0:  # keep the first die, throw the four others
+            for _ in range(40):
+                if page.evaluate("() => document.activeElement.matches('#dice button.die')"):
+                    break
+                page.keyboard.press("Shift+Tab")
+            page.keyboard.press("Space")
+            page.wait_for_function("() => document.querySelectorAll('#faces-pads .faces-pad').length === 4")
+            game.focus_by_tab("#faces-input")
+            page.keyboard.type("".join(rng.choice("123456") for _ in range(4)))
+            before = game.actions()
+            page.keyboard.press("Enter")
+            game.wait_actions_above(before)
         # the sheet: Tab to its first open box, Enter (and Enter again if a 0 is questioned)
         game.focus_by_tab("#sheet-body [data-action]:not([disabled])")
         before = game.actions()
@@ -211,9 +239,12 @@ def test_a_real_dice_game_by_keyboard_only(page, site_url, request_log):
             assert game.focused() == "#confirm-accept"
             page.keyboard.press("Enter")
         game.wait_actions_above(before)
+        if turn < turns - 1:
+            page.wait_for_function("() => document.activeElement?.id === 'faces-input'")
     game.wait_end()
     record = game.record()
-    assert len(record["typed"]) == boxes and record["dice"] == "real"
+    assert len(record["typed"]) == turns + len(range(0, turns, 4)) and record["dice"] == "real"
+    assert any(a.startswith("keep ") for a in record["actions"])
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

@@ -89,6 +89,22 @@ class Remote:
         return (match is not None and match.remote is not None and self.shell.replay is None
                 and remote.waiting(match, self.device))
 
+    def locks_undo(self):
+        """No Annuler in a game by links for a decision taken on another device, nor once the
+        game's link went to another device (which plays on from it)."""
+        match = self.shell.match
+        if match is None or match.remote is None:
+            return False
+        if self.sent is not None and self.sent == len(match.history):
+            return True
+        player = match.undo_player()
+        return player is not None and match.remote["seats"][player] != self.device
+
+    def hint_text(self):
+        """The line under the table while another device plays."""
+        match = self.shell.match
+        return render("site.remote.elsewhere", player=Name(match.players[remote.person_to_play(match)].name))
+
     def screen(self, name):
         self.screen_name = name
         self.refresh()
@@ -105,10 +121,13 @@ class Remote:
         self.pending = None
         self.sent = None
         self._saw(match)
+        later(0, self._after_move)  # once the dice have landed and the move is drawn
+
+    def _after_move(self):
         if self.waiting():  # (never before a move: this page plays only its own turns)
-            later(0, self._now_waiting)
+            self._now_waiting()
         else:
-            later(0, self.refresh)
+            self.refresh()
 
     # --- opening a link -----------------------------------------------------------------
 
@@ -291,6 +310,10 @@ class Remote:
         dialog = by_id("share")
         if dialog and dialog.open:
             dialog.close()
+        header, toggle = document.querySelector("header.site"), by_id("menu-toggle")
+        if toggle:  # the header's Menu (js/menu.js), opened for Partager, folds: the panel shows
+            header.removeAttribute("data-menu-open")
+            toggle.setAttribute("aria-expanded", "false")
         remote.hand_over(match, self.device)
         shell.close_advice()
         shell.save()
@@ -341,6 +364,7 @@ class Remote:
         self._saw(match)
         url = remote.link(page_url(), match.to_record())
         self.sent = len(match.history)
+        shell.tools.refresh()  # no Annuler once the link is sent
         field = by_id("remote-link")
         field.value = url
         show(by_id("remote-sent"), True)

@@ -1025,6 +1025,8 @@ class Shell:
 
     def hint(self, text):
         """The line under the table: a text, a message or pieces (names placed as data)."""
+        if self.remote.waiting():  # another device's turn: never "the computer thinks"
+            text = self.remote.hint_text()
         set_text(by_id("hint"), text, limit=300)
 
     def announce(self, text):

@@ -823,6 +823,9 @@ class Match:
         # written back as they were, the record's own and each player's.
         self.unknown: dict[str, Any] = {}
         self.unknown_players: list[dict[str, Any]] = [{} for _ in self.players]
+        # A game played at a distance, by links (`check_remote`): its id, the device each
+        # person's seat is played on, the device that last saved it; None: played here only.
+        self.remote: dict[str, Any] | None = None
 
     @property
     def names(self) -> list[str]:
@@ -957,6 +960,8 @@ class Match:
             record["typed"] = sorted(self.typed)  # optional: the throws typed in
         if self.daily is not None:
             record["daily"] = self.daily  # optional: the day's challenge of that date
+        if self.remote is not None:
+            record["remote"] = {**self.remote, "seats": list(self.remote["seats"])}  # optional: by links
         return record
 
     @classmethod
@@ -1024,6 +1029,8 @@ class Match:
             except GameError as err:
                 raise BadRecord("record.bad_action", n=i + 1, text=quote(written),
                                 error=err.message) from None
+        if "remote" in record:
+            match.remote = check_remote(record["remote"], len(match.players))
         match.unknown = {k: v for k, v in record.items() if k not in RECORD_FIELDS}
         match.unknown_players = [{k: v for k, v in p.items() if k not in PLAYER_FIELDS} for p in players_json]
         return match
@@ -1031,8 +1038,30 @@ class Match:
 
 #: The fields of a record (and of a record's player) this version reads and writes.
 RECORD_FIELDS = frozenset({"format", "game", "options", "players", "actions", "start", "undo", "dice", "typed",
-                           "daily"})
+                           "daily", "remote"})
 PLAYER_FIELDS = frozenset({"name", "seat"})
+
+#: The ids of a game played by links and of a device: 8 to 32 characters of base64url.
+REMOTE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def remote_id(value: Any) -> bool:
+    return isinstance(value, str) and 8 <= len(value) <= 32 and set(value) <= REMOTE_ID_CHARS
+
+
+def check_remote(value: Any, players: int) -> dict[str, Any]:
+    """The ``remote`` field of a game played at a distance, by links (web/app/remote.py):
+    ``{"id": <the game's id>, "seats": [<the device of each player, or null>], "by": <the
+    device that saved it>}``; anything else is a BadRecord (a link comes from a peer)."""
+    if not isinstance(value, dict) or not remote_id(value.get("id")):
+        raise BadRecord("record.remote_unreadable")
+    seats = value.get("seats")
+    if not (isinstance(seats, list) and len(seats) == players and all(s is None or remote_id(s) for s in seats)):
+        raise BadRecord("record.remote_unreadable")
+    by = value.get("by")
+    if by is not None and not remote_id(by):
+        raise BadRecord("record.remote_unreadable")
+    return {"id": value["id"], "seats": list(seats), **({"by": by} if by is not None else {})}
 
 
 def record_version(written: Any) -> int:

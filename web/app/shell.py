@@ -50,6 +50,7 @@ from guard import (
     short,
 )
 from pyscript import document, fetch, window
+from remote_view import Remote
 from stats import STATS_KEY
 from stats_view import StatsView
 from table import Table, bot_badge_text
@@ -105,6 +106,7 @@ class Shell:
         self.flow = Flow(self)  # keys, focus after a turn, the computer's status, joy (flow.py)
         self.stats = StatsView(self)  # the Statistiques dialog; records each finished game
         self.daily = Daily(self)  # the day's challenge (daily.py)
+        self.remote = Remote(self)  # playing at a distance, by links (remote_view.py)
 
     # --- start-up ---------------------------------------------------------------------
 
@@ -115,6 +117,7 @@ class Shell:
         self.tools.bind()
         self.flow.bind()
         self.daily.bind()
+        self.remote.bind()
         if document.body.hasAttribute("data-embed") and not self._embed_start():
             return
         self.drive = Drive(self.store_key, self._drive_back)  # which tab plays the computer
@@ -127,6 +130,8 @@ class Shell:
         saved = storage.get(self.store_key)
         fresh = "fresh" in query_params()
         self.flow.drop_fresh()  # used once: a reload resumes the game begun since
+        if self.remote.start(saved):  # a play link (#play=…): the game carried on (remote_view.py)
+            return
         if self.daily.start(saved):  # ?daily=YYYY-MM-DD: that day's challenge (daily.py)
             return
         if saved is not None and not fresh:
@@ -255,6 +260,7 @@ class Shell:
         if by_id("daily"):
             show(by_id("daily"), name == "daily")
         self.daily.screen(name)
+        self.remote.screen(name)
         if by_id("share-open"):
             show(by_id("share-open"), name == "table" and self.replay is None)
         if name == "setup":
@@ -496,6 +502,7 @@ class Shell:
             and state.current_player() not in self.bots
             and not by_id("table").hidden
             and self.replay is None
+            and not self.remote.waiting()  # a person of another device plays (remote_view.py)
         )
 
     def play_text(self, notation):
@@ -552,6 +559,7 @@ class Shell:
             return
         if not by_bot:
             self.drive.take()  # a person plays here: this tab plays the computer's turns
+        self.remote.played(actor, by_bot)  # (a game by links: that seat is this device's)
         self.close_advice()
         after = self.match.advance_chance()
         self.view.moved(before, action, after)
@@ -1022,6 +1030,8 @@ class Shell:
 
     def hint(self, text):
         """The line under the table: a text, a message or pieces (names placed as data)."""
+        if self.remote.waiting():  # another device's turn: never "the computer thinks"
+            text = self.remote.hint_text()
         set_text(by_id("hint"), text, limit=300)
 
     def announce(self, text):

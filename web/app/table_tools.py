@@ -149,6 +149,7 @@ class TableTools:
         shell, match = self.shell, self.shell.match
         return (match is not None and getattr(shell, "replay", None) is None and match.can_undo()
                 and match.undo_player() not in shell.bots
+                and not shell.remote.locks_undo()  # another device's move, or one sent (remote_view.py)
                 and not by_id("table").hidden and not by_id("table").classList.contains("finished")
                 and not document.querySelector("dialog[open]"))  # a JS null is not None
 

@@ -174,3 +174,11 @@ def test_the_pure_package_reads_no_file(name):
     source = MODULES[name].read_text(encoding="utf-8")
     code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("#"))
     assert not IO_CALLS.findall(code), name
+
+
+def test_test_modules_have_unique_names():
+    """pytest imports test modules by their base name (no __init__.py): a unit test and a
+    browser test of the same name stop the whole run at collection."""
+    root = Path(__file__).resolve().parent.parent
+    names = [p.name for folder in ("tests", "e2e") for p in (root / folder).rglob("test_*.py")]
+    assert sorted(n for n in set(names) if names.count(n) > 1) == []

@@ -177,3 +177,101 @@ def test_the_home_page_comes_from_the_catalogues(page, site_url, path, request_l
     found: dict[str, str] = {}
     check(page, "home", found)
     assert found == {}, found
+
+
+#: The daily's day in the walk (any past day: the page takes it from the address).
+DAILY_DAY = "2025-06-14"
+
+
+def near_daily_end(family: str) -> dict:
+    """A daily of `family` on DAILY_DAY one person's decision or so before its end."""
+    from pygames import Match, Player
+    from pygames.bots import RandomBot
+
+    ruleset = FAMILIES[family].games[0]
+    seat = next(s for s in ruleset.seats if s != "human")
+    players = [Player("Alice")] + [Player("Bob", seat)] * (ruleset.min_players > 1)
+    match = Match(ruleset, players, daily=DAILY_DAY)
+    bot = RandomBot(f"pseudo-daily-{family}")
+    while not match.state.is_terminal():
+        if match.state.is_chance():
+            match.throw()
+        else:
+            match.apply(bot(match.state))
+    cut = max(p.ply for p in match.positions() if not p.before.is_chance() and p.before.current_player() == 0)
+    record = match.to_record()
+    record["actions"] = record["actions"][:cut]
+    return {"record": record}
+
+
+@pytest.mark.parametrize("family", GAME_PAGES)
+def test_the_other_ways_to_play_come_from_the_catalogues(page, site_url, family, request_log):
+    """Real dice (the faces entry, its error, a typed throw to correct), the day's challenge
+    (its badge, its end and share, its result reloaded) and play by link (the offer, the
+    line while the other device plays, a forged link's notice), in the pseudo-language."""
+    found: dict[str, str] = {}
+    game = GamePage(page, site_url, family, lang="qps")
+    ruleset = FAMILIES[family].games[0]
+    seat = next(s for s in ruleset.seats if s != "human")
+    # Avec de vrais dés: the entry asks Alice's throw at once.
+    game.open(fresh=True, seed=f"pseudo-real-{family}", dice="real")
+    game.start_game([("Alice", "human"), ("Bob", seat)][: max(2, ruleset.min_players)])
+    page.wait_for_function("() => !document.getElementById('faces-entry')?.hidden", timeout=30_000)
+    check(page, "faces entry", found)
+    page.fill("#faces-input", "9")
+    page.press("#faces-input", "Enter")
+    page.locator("#faces-error").wait_for(state="visible")
+    check(page, "faces error", found)
+    before = game.actions()
+    wanted = page.locator("#faces-pads .faces-pad").count()
+    page.fill("#faces-input", "3" * wanted)
+    page.press("#faces-input", "Enter")
+    page.wait_for_function("""([key, n]) => document.querySelector('dialog#ask[open]')
+        || JSON.parse(localStorage.getItem(key)).record.actions.length > n""", arg=[game.key(), before])
+    if page.locator("dialog#ask[open]").count():
+        check(page, "a last throw's question", found)
+        page.click("#ask-accept")
+    game.wait_actions_above(before)
+    check(page, "a typed throw", found)
+    # Défi du jour: a daily near its end, finished, shared, then reloaded.
+    game.at_origin()
+    page.evaluate("() => localStorage.clear()")
+    game.store("match", near_daily_end(family))
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", ["pygames:daily", (
+        '{"format":"pygames-daily/1","days":{"%s":{"%s":{"status":"playing","game":"%s"}}}}'
+        % (family, DAILY_DAY, ruleset.id))])
+    game.open(daily=DAILY_DAY)
+    page.locator("#daily-badge").wait_for(state="visible")
+    check(page, "daily table", found)
+    rng = random.Random(f"pseudo-daily-{family}")
+    for _ in range(60):
+        if game.play_random(20, rng) < 20:
+            break
+    game.wait_end()
+    page.locator("#end #daily-share").wait_for(state="visible")
+    check(page, "daily end", found)
+    game.reload()
+    page.locator("#daily").wait_for(state="visible")
+    check(page, "daily done", found)
+    # Jouer à distance, par lien: Alice plays, then sends the game to Bob's device.
+    page.evaluate("() => localStorage.removeItem('pygames:daily')")
+    game.open(fresh=True, seed=f"pseudo-link-{family}")
+    game.start_game([("Alice", "human"), ("Bob", "human")])
+    state = game.replay().state
+    alice = state.current_player()
+    for _ in range(60):
+        if game.replay().state.current_player() != alice:
+            break
+        game.play_random(1, rng)
+    header_tool(page, "#share-open").click()
+    page.wait_for_function("() => !document.getElementById('remote-offer').hidden")
+    check(page, "share with play by link", found)
+    page.click("#remote-start")
+    page.wait_for_function("() => document.getElementById('remote-status').textContent.length > 0")
+    check(page, "link sent", found)
+    close_dialog(page)
+    check(page, "waiting for the other device", found)
+    game.goto(game.url(seed="forged") + "#play=1.AAAA")
+    page.wait_for_function("() => !document.getElementById('remote-notice').hidden")
+    check(page, "a forged link", found)
+    assert found == {}, "words outside the catalogues:\n" + "\n".join(f"{k}: {v}" for k, v in found.items())

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from harness import site
 from harness.pages import GAME_PAGES, NO_ZERO_QUESTION, GamePage
 
 from pygames import FAMILIES, Match, Player
@@ -134,3 +135,42 @@ def test_keyboard_only_daily(page, site_url, request_log):
     page.keyboard.press("Enter")
     page.wait_for_function("() => !document.getElementById('daily').hidden")
     assert page.evaluate("document.activeElement.id") == "daily-title"
+
+
+@pytest.fixture(scope="module")
+def other_device(browser, browser_context_args):
+    """A second browser context (its own storage and cache): another visitor's device."""
+    context = browser.new_context(**browser_context_args)
+    context.add_init_script(NO_ZERO_QUESTION)
+    log = site.RequestLog().attach(context)
+    yield context
+    context.close()
+    log.assert_all_local()
+
+
+def first_throw(game: GamePage, day: str) -> str:
+    """The day's challenge opened on `day` with an empty storage, played until the dice
+    have landed once: the notation of that first throw."""
+    clean(game)
+    game.open(daily=day)
+    assert game.record()["daily"] == day
+    rng = random.Random(day)
+    for _ in range(10):
+        throws = [p.action for p in game.replay().positions() if p.before.is_chance()]
+        if throws:
+            return str(throws[0])
+        game.play_random(1, rng)
+    raise AssertionError("no dice landed")
+
+
+@pytest.mark.parametrize("family", GAME_PAGES)
+def test_two_devices_deal_the_same_dice_on_one_day_and_others_the_next(page, other_device, site_url, family,
+                                                                        request_log):
+    here = GamePage(page, site_url, family)
+    there = GamePage(other_device.new_page(), site_url, family)
+    try:
+        mine = first_throw(here, DAY)
+        assert first_throw(there, DAY) == mine
+        assert first_throw(there, "2025-06-15") != mine
+    finally:
+        there.page.close()

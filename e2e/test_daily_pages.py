@@ -9,38 +9,13 @@ import random
 
 import pytest
 from harness import site
-from harness.pages import GAME_PAGES, NO_ZERO_QUESTION, GamePage
+from harness.pages import GAME_PAGES, NO_ZERO_QUESTION, GamePage, daily_near_end
 
-from pygames import FAMILIES, Match, Player
-from pygames.bots import RandomBot
+from pygames import FAMILIES
 
 pytestmark = pytest.mark.warm
 
 DAY = "2025-06-14"
-
-
-def daily_players(game):
-    if game.min_players == 1:
-        return [Player("Léa")]
-    seat = "expert" if "expert" in game.seats else game.seats[-1]
-    return [Player("Léa"), Player("Ordinateur", seat)]
-
-
-def near_end(family: str, seed: str) -> dict:
-    """A daily of `family` on DAY, a person's last decisions before its end left to play
-    (the page replays it on the day's dice)."""
-    game = FAMILIES[family].games[0]
-    match = Match(game, daily_players(game), daily=DAY)
-    bot = RandomBot(seed)
-    while not match.state.is_terminal():
-        if match.state.is_chance():
-            match.throw()
-        else:
-            match.apply(bot(match.state))
-    cut = max(p.ply for p in match.positions() if not p.before.is_chance() and p.before.current_player() == 0)
-    record = match.to_record()
-    record["actions"] = record["actions"][:cut]
-    return {"record": record}
 
 
 def clean(game: GamePage) -> None:
@@ -61,7 +36,7 @@ def finish(game: GamePage, rng) -> None:
 def test_daily_played_shared_reloaded_and_refused(page, site_url, family, request_log):
     game = GamePage(page, site_url, family)
     clean(game)
-    game.store("match", near_end(family, f"daily-{family}"))
+    game.store("match", daily_near_end(family, DAY, f"daily-{family}"))
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", ["pygames:daily", (
         '{"format":"pygames-daily/1","days":{"%s":{"%s":{"status":"playing","game":"%s"}}}}'
         % (family, DAY, FAMILIES[family].games[0].id))])

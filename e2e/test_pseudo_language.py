@@ -18,7 +18,7 @@ import random
 import re
 
 import pytest
-from harness.pages import GAME_PAGES, GamePage, header_tool
+from harness.pages import GAME_PAGES, GamePage, daily_near_end, header_tool
 
 from pygames import FAMILIES
 
@@ -183,27 +183,6 @@ def test_the_home_page_comes_from_the_catalogues(page, site_url, path, request_l
 DAILY_DAY = "2025-06-14"
 
 
-def near_daily_end(family: str) -> dict:
-    """A daily of `family` on DAILY_DAY one person's decision or so before its end."""
-    from pygames import Match, Player
-    from pygames.bots import RandomBot
-
-    ruleset = FAMILIES[family].games[0]
-    seat = next(s for s in ruleset.seats if s != "human")
-    players = [Player("Alice")] + [Player("Bob", seat)] * (ruleset.min_players > 1)
-    match = Match(ruleset, players, daily=DAILY_DAY)
-    bot = RandomBot(f"pseudo-daily-{family}")
-    while not match.state.is_terminal():
-        if match.state.is_chance():
-            match.throw()
-        else:
-            match.apply(bot(match.state))
-    cut = max(p.ply for p in match.positions() if not p.before.is_chance() and p.before.current_player() == 0)
-    record = match.to_record()
-    record["actions"] = record["actions"][:cut]
-    return {"record": record}
-
-
 @pytest.mark.parametrize("family", GAME_PAGES)
 def test_the_other_ways_to_play_come_from_the_catalogues(page, site_url, family, request_log):
     """Real dice (the faces entry, its error, a typed throw to correct), the day's challenge
@@ -236,7 +215,7 @@ def test_the_other_ways_to_play_come_from_the_catalogues(page, site_url, family,
     # Défi du jour: a daily near its end, finished, shared, then reloaded.
     game.at_origin()
     page.evaluate("() => localStorage.clear()")
-    game.store("match", near_daily_end(family))
+    game.store("match", daily_near_end(family, DAILY_DAY, f"pseudo-daily-{family}", names=("Alice", "Bob")))
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", ["pygames:daily", (
         '{"format":"pygames-daily/1","days":{"%s":{"%s":{"status":"playing","game":"%s"}}}}'
         % (family, DAILY_DAY, ruleset.id))])

@@ -570,3 +570,24 @@ def finished_record(family: str, seed: str) -> dict:
     match = play_out(Match(game, players, None, DiceSampler(seed)), RandomBot(seed))
     assert match.state.is_terminal()
     return {"record": match.to_record(), "finished": True}
+
+
+def daily_near_end(family: str, day: str, seed: str, names=("Léa", "Ordinateur")) -> dict:
+    """The day's challenge of `family` on `day` (its first ruleset: the person alone, or
+    against the expert where there is one), random moves until one of the person's last
+    decisions is left: as the page saves it (it replays the moves on the day's dice)."""
+    game = FAMILIES[family].games[0]
+    players = [Player(names[0])]
+    if game.min_players > 1:
+        players.append(Player(names[1], "expert" if "expert" in game.seats else game.seats[-1]))
+    match = Match(game, players, daily=day)
+    bot = RandomBot(seed)
+    while not match.state.is_terminal():
+        if match.state.is_chance():
+            match.throw()
+        else:
+            match.apply(bot(match.state))
+    cut = max(p.ply for p in match.positions() if not p.before.is_chance() and p.before.current_player() == 0)
+    record = match.to_record()
+    record["actions"] = record["actions"][:cut]
+    return {"record": record}

@@ -103,7 +103,14 @@ def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
     # (And the pages of the pseudo-language, qps/, built for the tests only.)
     pseudo = {f for f in site_files(dist_dir) if f.startswith("qps/")}
     assert pseudo and "en/yams.html" in entries
-    assert set(entries) == site_files(dist_dir) - {"sw.js", ".nojekyll", names["package"]} - tables - pseudo
+    # (Nor what no page loads: PyScript's chunks of its editor, terminal, zip and TOML
+    # readers, Pyodide's lock file; every page starts offline without them, below.)
+    unloaded = set(json.loads((dist_dir / "build-info.json").read_text())["unloaded"])
+    assert {f"{build.PYODIDE_DIR}/pyodide-lock.json"} < unloaded <= site_files(dist_dir)
+    assert any("/xterm" in f for f in unloaded) and any("/codemirror_view" in f for f in unloaded)
+    assert not any(re.search(r"/(core|py-editor|py-game|py-terminal|donkey|error)[.-]", f) for f in unloaded)
+    assert set(entries) == (site_files(dist_dir) - {"sw.js", ".nojekyll", names["package"]}
+                            - tables - pseudo - unloaded)
     assert "pygames-tables" in sw_js and "networkTimeoutSeconds:5" in sw_js
     pyodide = site.PYODIDE_DIR
     pages = set(names["pages"].values())
@@ -166,6 +173,11 @@ def test_first_visit_then_offline_reload_and_play_a_turn(new_context, own_site, 
     # build with the deployed one: build-info.json?live).
     server.served.clear()
     reload(page)
+    # ...and Python restored from the memory snapshot the worker precached (the .gz, the
+    # pages still as the wasm starts them copied from the wasm): a snapshot that cannot be
+    # restored (pyodide issue #6254) would leave every visit on the slow path, unnoticed.
+    boot = read_global(page, "boot")
+    assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "gzip", boot
     # The page shows its build once it started (js/register-sw.js): until then its fetch of
     # build-info.json is in flight, and the next navigation would abort it.
     page.wait_for_function("() => !!document.documentElement.dataset.build")

@@ -121,7 +121,7 @@ del _f`);
 
 // Inflated (js/snapshot-inflate.mjs) in a worker; on the main thread where module workers
 // cannot be made.  {bytes: a promise of the memory image}.
-function loadOffThread(url, digest) {
+function loadOffThread(url, digest, wasm) {
   const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
   const bytes = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
@@ -135,13 +135,13 @@ function loadOffThread(url, digest) {
     };
     worker.onerror = (event) => reject(new Error(event.message || "snapshot worker failed"));
   });
-  worker.postMessage({ url, digest });
+  worker.postMessage({ url, digest, wasm });
   return { bytes };
 }
 
-function loadHere(url, digest) {
+function loadHere(url, digest, wasm) {
   const bytes = import("./snapshot-inflate.mjs")
-    .then(({ loadSnapshot }) => loadSnapshot(url, digest))
+    .then(({ loadSnapshot }) => loadSnapshot(url, digest, wasm))
     .then((found) => {
       if (!found) throw new Error("snapshot not cached");
       boot.snapshotFrom = found.from + " (main thread)";
@@ -155,8 +155,9 @@ function loadHere(url, digest) {
 // an object: an async function would wait for a promise it returns); null otherwise.
 // * Its inflated form, kept by an earlier visit: read here, or taken over from the page's
 //   inline script (spreading its pages into the image takes a few ms).
-// * Else the .gz of the service worker's precache: inflated in a worker (100-250 ms)
-//   while Pyodide loads; the worker then keeps the inflated form for the next visits.
+// * Else the .gz of the service worker's precache: inflated in a worker (100-250 ms), its
+//   pages still as the wasm starts them copied from pyodide.asm.wasm (precached too), while
+//   Pyodide loads; the worker then keeps the inflated form for the next visits.
 // Never a network request: a first visit must not wait for 4-5 MB.  Either way the bytes are
 // checked (js/snapshot-inflate.mjs `check`, off the main thread, while the kept form is
 // spread into the image) before Pyodide gets them: a damaged copy rejects.
@@ -165,14 +166,16 @@ async function cachedSnapshot() {
   if (!RUNTIME?.snapshot || !digest || typeof DecompressionStream !== "function" || !self.caches
       || !self.crypto?.subtle || NO_CACHES || plainOnce) return null;
   const url = new URL(RUNTIME.snapshot, BASE).href;
+  // (Its pages still as the wasm module starts them are copied from the wasm: snapshot-inflate.mjs.)
+  const wasm = new URL("pyodide.asm.wasm", BASE).href;
   // The page's inline script may have started the read already (web/tools/build.py writes it).
   const early = window.pygames.earlySnapshot?.url === url ? window.pygames.earlySnapshot : null;
   const kept = await (early?.response ?? caches.open(INFLATED).then((c) => c.match(url))).catch(() => null);
   const fromGzip = () => {
     try {
-      return loadOffThread(url, digest).bytes;
+      return loadOffThread(url, digest, wasm).bytes;
     } catch {  // no module workers
-      return loadHere(url, digest).bytes;
+      return loadHere(url, digest, wasm).bytes;
     }
   };
   let bytes;

@@ -2,7 +2,7 @@
 // Runs in the browser (js/pyodide-fast.mjs, js/boot.js) and in Node (web/tools/runtime/snapshot.mjs),
 // so it touches no browser global at load time.
 //
-// Pinned: pyodide 314.0.7 and @pyscript/core 0.7.31 (package.json). When upgrading either,
+// Pinned: pyodide 314.0.8 and @pyscript/core 0.7.31 (package.json). When upgrading either,
 // check each item below; tests/test_runtime_internals.py checks that every name this module
 // relies on still appears in the vendored files, and e2e/test_runtime_fast.py and
 // e2e/test_offline.py check the behaviour.
@@ -34,6 +34,17 @@
 //      page started, played and advised raises no securitypolicyviolation
 //      (e2e/test_page_safety.py), and without this the Function() is refused
 //      (e2e/test_page_safety.py's test of the worker hooks).
+//   7. The memory snapshot's layout (`makeMemorySnapshot`, src/js/snapshot.ts): a header whose
+//      second u32 (LE) is the offset where a copy of the whole wasm memory (HEAP8) begins, to
+//      the end.  Pyodide restores it with `HEAP8.set` into the memory the wasm module declares
+//      (`INITIAL_MEMORY` is not read: pyodide issue #6254), so a snapshot whose memory grew
+//      past that initial size cannot be restored (a RangeError, and the page boots the
+//      ordinary way).  The build reads both sizes and fails when the memory is larger
+//      (web/tools/runtime/__init__.py, `check_snapshot_fits`: the initial size from the
+//      wasm's memory section); the page copies the pages still as the wasm starts them from
+//      the wasm (js/snapshot-inflate.mjs, `withBase`, at `snapshotMemoryOffset`).  `_sbrk`
+//      (an export of the wasm on `py._module`) tells how much of that memory is in use.
+//      Check: the build prints the memory and its limit, e2e/test_runtime_fast.py restores.
 
 /** loadPyodide options that restore a memory snapshot; `bytes` is a thenable of the image. */
 export function restoreOptions(bytes) {
@@ -46,6 +57,16 @@ export const MAKE_SNAPSHOT_OPTIONS = { _makeSnapshot: true };
 /** The memory image of a Pyodide started with MAKE_SNAPSHOT_OPTIONS. */
 export function makeSnapshot(py) {
   return py.makeMemorySnapshot();
+}
+
+/** Where the copy of the wasm memory begins in a snapshot of `makeSnapshot` (7). */
+export function snapshotMemoryOffset(snapshot) {
+  return new DataView(snapshot.buffer, snapshot.byteOffset, 8).getUint32(4, true);
+}
+
+/** How far the wasm memory of a running Pyodide is in use (its sbrk pointer, bytes; 7). */
+export function memoryInUse(py) {
+  return py._module._sbrk(0) >>> 0;
 }
 
 /** What Pyodide logs (console.warn) when its wasm cannot be instantiated. */

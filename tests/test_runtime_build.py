@@ -237,10 +237,10 @@ def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path
     assert re.fullmatch(r"snapshot-[0-9a-f]{16}\.bin\.gz", snap.name)
     parts = {tmp_path / name for name in manifest["pages"].values()}
     assert set(manifest["pages"]) == set(build.page_roots()) and len(parts) == 4
-    for page_id, name in manifest["pages"].items():
+    for page_id, name in {**manifest["pages"], "shared": manifest["shared"]}.items():
         digest = hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()
         assert name == f"pygames-{page_id}-{digest[:16]}.tar.gz"
-    assert set(report["files"]) == {stdlib, pkg, snap, *parts}
+    assert set(report["files"]) == {stdlib, pkg, snap, *parts, tmp_path / manifest["shared"]}
     total, pages, based = _read_snapshot(snap)
     assert total > 16 * 2**20  # the wasm memory
     assert 0 < len(pages) * 4096 < total  # its zero pages are left out
@@ -293,8 +293,15 @@ def test_each_page_archive_holds_its_own_game_only(tmp_path):
     manifest = report["manifest"]
     full = _members(tmp_path / manifest["package"])
     views = {f.view for f in FAMILIES.values()}
+    shared = _members(tmp_path / manifest["shared"])
+    # What every page has, once: the shell and the core, PyScript's bytecode; no game's own.
+    assert {"shell.pyc", "pygames/core.pyc", "pyscript/__pycache__/web.cpython-314.pyc"} <= set(shared)
+    assert not [n for n in shared if n.count("/") >= 2 and n.startswith("pygames/")
+                and n.split("/")[1] != "__pycache__"], shared.keys()
     for page_id, name in manifest["pages"].items():
-        part = _members(tmp_path / name)
+        own_part = _members(tmp_path / name)
+        assert not set(own_part) & set(shared), page_id
+        part = {**shared, **own_part}  # what the page writes
         own, view = GAME_MODULES[page_id], FAMILIES[page_id].view
         for mod in ("shell", view, "embed", "guard", "dom", "pygames/__init__",
                     "pygames/core", "pygames/dice", "pygames/messages", f"pygames/{own}/__init__",
@@ -320,6 +327,7 @@ def test_each_page_archive_holds_its_own_game_only(tmp_path):
                 path += "/__init__"
             assert f"{path}.py" in part or f"{path}.pyc" in part, (page_id, mod)
     yams = _members(tmp_path / manifest["pages"]["yams"])
+    assert len(yams) < len(shared)  # (a page's own part is the smaller)
     assert "pygames/yams/tables.pyc" in yams and "pygames/yams/advisor.pyc" in yams
     linotte = _members(tmp_path / manifest["pages"]["linotte"])
     assert {"pygames/linotte/search.pyc", "pygames/linotte/weights.pyc"} <= set(linotte)

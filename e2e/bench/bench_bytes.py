@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import io
 import json
 import re
 import struct
@@ -59,20 +58,28 @@ def precached(dist: Path) -> list[str]:
     return re.findall(r'url:"([^"]+)"', (dist / "sw.js").read_text(encoding="utf-8"))
 
 
-def part_of(name: str, names: dict) -> str:
+def pyodide_dir(dist: Path) -> str:
+    """Where the build put Pyodide (vendor/pyodide-<version>: any build, not only this one's)."""
+    info = json.loads((dist / "build-info.json").read_text(encoding="utf-8"))
+    return info["pyodide"]["path"].rsplit("/", 1)[0]
+
+
+def part_of(name: str, names: dict, pyodide: str) -> str:
     """Which part of the site a precached file is."""
     base = name.rsplit("/", 1)[-1]
-    if name.startswith(build.PYODIDE_DIR + "/"):
+    if name.startswith(pyodide + "/"):
         if base == names.get("snapshot"):
             return "snapshot"
         if base == names.get("stdlib"):
             return "stdlib zip"
         return {"pyodide.asm.wasm": "wasm", "pyodide.asm.mjs": "pyodide.asm.mjs",
                 "pyodide-lock.json": "pyodide-lock.json"}.get(base, "pyodide (other)")
+    if name == names.get("shared"):
+        return "archive shared (every page)"
     for page, archive in names.get("pages", {}).items():
         if name == archive:
             return f"archive {page}"
-    if name.startswith(build.PYSCRIPT_DIR + "/"):
+    if name.startswith("vendor/pyscript-"):
         return "js: pyscript"
     if name.endswith((".js", ".mjs")):
         return "js: site" if not name.startswith("vendor/") else "js: workbox-window"
@@ -87,7 +94,7 @@ def parts(dist: Path) -> dict[str, dict]:
     names = site.runtime_names(dist)
     out: dict[str, dict] = {}
     for name in precached(dist):
-        part = out.setdefault(part_of(name, names), {"files": 0, "raw": 0, "gzip": 0})
+        part = out.setdefault(part_of(name, names, pyodide_dir(dist)), {"files": 0, "raw": 0, "gzip": 0})
         path = dist / name
         part["files"] += 1
         part["raw"] += path.stat().st_size
@@ -98,21 +105,26 @@ def parts(dist: Path) -> dict[str, dict]:
 def snapshot_parts(dist: Path) -> dict:
     """The snapshot's pages, by region and by how they travel (runtime/snapshot.mjs's format)."""
     names = site.runtime_names(dist)
-    pyodide = dist / build.PYODIDE_DIR
+    pyodide = dist / pyodide_dir(dist)
     raw = gzip.decompress((pyodide / names["snapshot"]).read_bytes())
-    assert raw[:8] == b"PGSNAP2\0", raw[:8]
-    total, page, count, based, offset = struct.unpack_from("<5I", raw, 8)
-    index = struct.unpack_from(f"<{count + based}I", raw, 28)
+    if raw[:8] == b"PGSNAP1\0":  # (a build before the pages copied from the wasm)
+        (total, page, count), based, head = struct.unpack_from("<3I", raw, 8), 0, 20
+    else:
+        assert raw[:8] == b"PGSNAP2\0", raw[:8]
+        total, page, count, based, _offset = struct.unpack_from("<5I", raw, 8)
+        head = 28
+    index = struct.unpack_from(f"<{count + based}I", raw, head)
     pages, base = index[:count], set(index[count:])
-    data = 28 + 4 * (count + based)
+    data = head + 4 * (count + based)
     stored = [i for i in pages if i not in base]
     body = {i: raw[data + k * page:data + (k + 1) * page] for k, i in enumerate(stored)}
     # The wasm's static data ends where its data segments end: the pages above are the heap.
-    static_end = max(i for i in base) + 1 if base else 0
+    static_end = max(base) + 1 if base else next(
+        (i for k, i in enumerate(pages) if k and i > pages[k - 1] + 16), 0)  # (the first gap)
     regions = {"static data, stored (changed since start)": [i for i in stored if i < static_end],
                "Python's heap and stack, stored": [i for i in stored if i >= static_end]}
     out = {"gzip": (pyodide / names["snapshot"]).stat().st_size, "memory": total - 128,
-           "limit": runtime.wasm_initial_memory(runtime.PYODIDE_SRC / "pyodide.asm.wasm"),
+           "limit": runtime.wasm_initial_memory(pyodide / "pyodide.asm.wasm"),
            "pages": count, "from the wasm (not stored)": len(base), "regions": {}}
     for label, ids in regions.items():
         blob = b"".join(body[i] for i in ids)
@@ -124,7 +136,7 @@ def snapshot_parts(dist: Path) -> dict:
 def stdlib_parts(dist: Path, top: int = 14) -> dict:
     names = site.runtime_names(dist)
     groups: dict[str, dict] = {}
-    with zipfile.ZipFile(dist / build.PYODIDE_DIR / names["stdlib"]) as zf:
+    with zipfile.ZipFile(dist / pyodide_dir(dist) / names["stdlib"]) as zf:
         for info in zf.infolist():
             if info.is_dir():
                 continue
@@ -136,7 +148,7 @@ def stdlib_parts(dist: Path, top: int = 14) -> dict:
             g[kind] += info.compress_size + 30 + len(info.filename)
             g["files"] += 1
     ranked = sorted(groups.items(), key=lambda kv: -(kv[1]["pyc"] + kv[1]["py"]))
-    return {"total": (dist / build.PYODIDE_DIR / names["stdlib"]).stat().st_size,
+    return {"total": (dist / pyodide_dir(dist) / names["stdlib"]).stat().st_size,
             "pyc": sum(g["pyc"] for g in groups.values()),
             "py": sum(g["py"] for g in groups.values()),
             "largest": dict(ranked[:top])}
@@ -145,7 +157,7 @@ def stdlib_parts(dist: Path, top: int = 14) -> dict:
 def snapshot_costs(dist: Path) -> dict:
     """Snapshots of this build's files with fewer modules imported: what each group costs."""
     names = site.runtime_names(dist)
-    pyodide = dist / build.PYODIDE_DIR
+    pyodide = dist / pyodide_dir(dist)
     stdlib = pyodide / names["stdlib"]
     reports = sorted(runtime.CACHE.glob("stdlib-*.json"), key=lambda p: p.stat().st_mtime)
     hot = next(json.loads(r.read_text())["hot"] for r in reversed(reports)
@@ -213,9 +225,8 @@ def main(argv=None) -> int:
     if args.snapshot_parts:
         res["snapshot_costs"] = snapshot_costs(dist)
     if args.browser:
-        from playwright.sync_api import sync_playwright
-
         import bench_startup
+        from playwright.sync_api import sync_playwright
         pages = args.pages.split(",") if args.pages else bench_startup.game_pages(dist)
         server, site_url = site.start_site({})
         try:

@@ -27,8 +27,9 @@ What ends up in the output directory:
   harness pages; no game page loads it, the service worker leaves it out);
 * ``pygames-<id>-<hash>.tar.gz`` for each game page: the part of those files that page
   may import (:func:`page_roots`: the shell, its view, its game module and what they
-  import; not the other games, not the CLI); ``<html data-family>`` tells
-  js/pyodide-fast.mjs which one to write (``pages`` of its RUNTIME);
+  import; not the other games, not the CLI) but what every page has, which is in
+  ``pygames-shared-<hash>.tar.gz``; ``<html data-family>`` tells js/pyodide-fast.mjs
+  which one to write with the shared one (``pages`` and ``shared`` of its RUNTIME);
 * ``vendor/pyodide-<version>/``: the files of the ``pyodide`` npm package that
   a boot really requests (checked in headless Chromium, see below) but its
   standard library, replaced by the precompiled one of ``web/tools/runtime/``
@@ -389,7 +390,7 @@ def script_values(manifest: dict) -> dict:
     entries), the vendored Pyodide's paths and PyScript's module, and embed.js's map of the
     games."""
     runtime_names = {k: manifest.get(k) for k in (
-        "stdlib", "package", "pages", "snapshot", "snapshot_inflated_sha256")}
+        "stdlib", "package", "pages", "shared", "snapshot", "snapshot_inflated_sha256")}
     lock = json.loads((PYODIDE_SRC / "pyodide-lock.json").read_text(encoding="utf-8"))
     runtime_names["lock"] = {"info": lock["info"], "packages": {}}
     return {

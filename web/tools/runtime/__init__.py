@@ -28,7 +28,10 @@ from the sources embedded in its chunks.
 
 Then ``snapshot.mjs`` boots Pyodide in Node on that standard library, unpacks
 the game's files where the page writes them, imports the hot modules and the pygames
-modules and saves a memory snapshot: only its non-zero pages, gzipped (~4.7 MB).
+modules and saves a memory snapshot: only its non-zero pages, and of those only the ones that
+are not as the wasm module starts them (the page copies those from pyodide.asm.wasm),
+gzipped (3.65 MB).  The build stops when the snapshot's memory is larger than the wasm's
+initial memory, which is all Pyodide can restore (:func:`check_snapshot_fits`).
 web/static/js/pyodide-fast.mjs (PyScript's ``interpreter``) restores it on visits
 where the browser already holds it (the service worker precaches it after a
 first visit).
@@ -37,8 +40,9 @@ The game's files are served as one ``pygames-<page>-<hash>.tar.gz`` per game pag
 (one gzip stream: the page reads it in JS, web/static/js/untar.mjs): only what that page
 imports (:func:`page_entries`: the shell, the page's view and game module, what they
 import, even inside a function, and PyScript's bytecode -- not the other games, not the
-CLI).  A first visit downloads its own page's archive only; the service worker precaches
-every page's.  ``pygames-<hash>.tar.gz`` holds every module (for the tests' harness pages
+CLI); what every page has (the shell, the shared core, PyScript's bytecode) is in
+``pygames-shared-<hash>.tar.gz``, which every page loads beside its own.  A first visit
+downloads those two only; the service worker precaches every page's.  ``pygames-<hash>.tar.gz`` holds every module (for the tests' harness pages
 and a page that names no game; not precached).  The memory snapshot is one for every
 page: made from all the modules, with every game imported.  All these files are named
 after their content (:func:`content_name`): the snapshot's name covers the standard
@@ -513,6 +517,7 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
 
         {"stdlib": "python_stdlib-<hash>.zip", "package": "pygames-<hash>.tar.gz" or None,
          "pages": {"yams": "pygames-yams-<hash>.tar.gz", ...},
+         "shared": "pygames-shared-<hash>.tar.gz" (what every page's files have) or None,
          "snapshot": "snapshot-<hash>.bin.gz" or None, "stdlib_mode": "precompiled"/"stock", ...}
 
     (web/tools/build.py writes it into js/pyodide-fast.mjs and build-info.json), and whose
@@ -521,7 +526,8 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
     pyodide_out = Path(pyodide_out)
     pyodide_out.mkdir(parents=True, exist_ok=True)
     work = pyodide_out / (STDLIB + ".tmp")
-    manifest: dict = {"stdlib_mode": "stock", "snapshot": None, "package": None, "pages": {}}
+    manifest: dict = {"stdlib_mode": "stock", "snapshot": None, "package": None, "pages": {},
+                      "shared": None}
     report: dict = {"mode": "stock"}
     try:
         report = precompile(work, package_zip=package_zip, quiet=quiet)
@@ -556,13 +562,24 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
     if package_zip and pages:
         with zipfile.ZipFile(package_zip) as zf:
             names = zf.namelist()
-        for page_id, roots in sorted(pages.items()):
-            stem = f"{PACKAGE_STEM}-{page_id}"
+        entries = {page_id: page_entries(names, roots) for page_id, roots in sorted(pages.items())}
+        # What every page has (the shell, the shared core, PyScript's bytecode: 230 of the
+        # 290 kB of each page's files, gzip) in one archive that every page loads, each page's
+        # own files in another: the service worker's precache fetches the shared part once.
+        shared = set.intersection(*(set(e) for e in entries.values())) if len(entries) > 1 else set()
+        parts = [(SHARED_ARCHIVE, {n: entries[min(entries)][n] for n in shared})] if shared else []
+        parts += [(page_id, {k: v for k, v in e.items() if k not in shared})
+                  for page_id, e in entries.items()]
+        for part_id, only in parts:
+            stem = f"{PACKAGE_STEM}-{part_id}"
             part = package_zip.with_name(stem + TAR_SUFFIX)
-            zip_to_tar_gz(package_zip, part, page_entries(names, roots))
+            zip_to_tar_gz(package_zip, part, only)
             named = part.with_name(content_name(stem, _sha256(part), TAR_SUFFIX))
             part.replace(named)
-            manifest["pages"][page_id] = named.name
+            if part_id == SHARED_ARCHIVE:
+                manifest["shared"] = named.name
+            else:
+                manifest["pages"][part_id] = named.name
             archives.append(named)
         files += archives
     if make_snapshot and report["mode"] == "precompiled":
@@ -614,6 +631,8 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
 #: the page inflates natively and writes into Python's file system itself, see
 #: web/static/js/pyodide-fast.mjs; smaller than the zip, too).
 PACKAGE_STEM = "pygames"
+#: The part of every page's game files that they all share: ``pygames-shared-<hash>.tar.gz``.
+SHARED_ARCHIVE = "shared"
 TAR_SUFFIX = ".tar.gz"
 _TAR_MTIME = 1577836800  # 2020-01-01: reproducible archives
 

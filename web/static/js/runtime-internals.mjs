@@ -45,6 +45,46 @@
 //      the wasm (js/snapshot-inflate.mjs, `withBase`, at `snapshotMemoryOffset`).  `_sbrk`
 //      (an export of the wasm on `py._module`) tells how much of that memory is in use.
 //      Check: the build prints the memory and its limit, e2e/test_runtime_fast.py restores.
+//
+// Upgrades, each checked against the items above:
+//   * pyodide 314.0.7 -> 314.0.8: pyodide.mjs (its JSPI probe no longer skips iOS), the wasm
+//     (a new BUILD_ID: every snapshot is made again) and three files of its own Python package
+//     (_pyodide/_importhook.py, pyodide/webloop.py, pyodide/__init__.py); the lock file and
+//     every other file of the standard library unchanged.  1-7 hold: every name is there
+//     (tests/test_runtime_internals.py), the wasm's initial memory is still 480 pages (30 MiB,
+//     tests/test_runtime_build.py) and the snapshot's memory 30 MiB, 24.4 MB of it in use;
+//     warm and offline visits restore (e2e/test_runtime_fast.py, e2e/test_offline.py); no
+//     policy violation (e2e/test_page_safety.py).  One test had to change: flipping 200
+//     bytes of the kept snapshot no longer broke the start (they all missed what it reads).
+//
+// Python in a worker (issue 24, item 2: the main thread free while Python starts), without
+// SharedArrayBuffer.  The question: can the interpreter run in a dedicated worker while the
+// page's DOM work reaches the page?  PyScript's own workers give Python the page's DOM
+// (`from pyscript import document`) through a synchronous channel: Atomics.wait on a
+// SharedArrayBuffer, which needs cross-origin isolation (COOP/COEP headers: GitHub Pages
+// cannot send them, and an embed would impose them on other people's pages), or, without
+// it, a service worker answering synchronous XMLHttpRequests (one round trip per DOM call;
+// not measured here).  What works with neither: the worker never touches the DOM; the view
+// answers each move with the page's drawing as data, which the page applies (createElement,
+// textContent), and the page posts the clicks and keys.  e2e/bench/bench_worker.py builds
+// that (not wired into the site): Pyodide 314.0.8, this build's standard library and game
+// files, a two-player Yams table redrawn at each click as 17 rows of text (365 bytes of
+// JSON), a first visit each time, at 1x CPU on the shared 2-core machine (load 20-24):
+//
+//                    ready     main thread in long tasks   TBT      click to drawn (median)
+//   on the page      9.7 s     8.2 s (longest 7.6 s)       8.0 s    1.7 ms
+//   in a worker      7.3 s     0                           0        26 ms (p90 66 ms)
+//
+// The main thread stays free (no long task at all until ready: the TBT of the start is
+// gone, and the page can answer taps meanwhile); a click costs two messages more (tens of
+// ms on that loaded machine, within the 100 ms a tap may take); the memory snapshot should
+// restore there the same way (Cache Storage and DecompressionStream exist in workers; not
+// measured).  The
+// price is the page's Python: the shell and the views call the DOM directly (web/app/dom.py,
+// the views' drawing, focus, dialogs, storage), so it means a view layer that returns its
+// drawing as data plus a small JS applier, and PyScript no longer runs the page (the site
+// starts Pyodide itself already, js/pyodide-fast.mjs).  Chosen design for item 2, if taken
+// up: this one, not PyScript's workers.
 
 /** loadPyodide options that restore a memory snapshot; `bytes` is a thenable of the image. */
 export function restoreOptions(bytes) {

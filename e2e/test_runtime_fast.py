@@ -107,10 +107,10 @@ def test_build_names_the_snapshot_of_these_files(dist_dir):
     assert snap.read_bytes()[:2] == b"\x1f\x8b" and 2e6 < snap.stat().st_size < 8e6
     fast = (dist_dir / "js/pyodide-fast.mjs").read_text(encoding="utf-8")
     runtime = json.loads(fast.split("const RUNTIME = ", 1)[1].split(";\n", 1)[0])
-    assert {k: runtime[k] for k in ("stdlib", "package", "pages", "snapshot")} == {
-        k: names[k] for k in ("stdlib", "package", "pages", "snapshot")}
+    assert {k: runtime[k] for k in ("stdlib", "package", "pages", "shared", "snapshot")} == {
+        k: names[k] for k in ("stdlib", "package", "pages", "shared", "snapshot")}
     assert set(names["pages"]) == set(GAME_PAGES)
-    assert all((dist_dir / name).is_file() for name in names["pages"].values())
+    assert all((dist_dir / name).is_file() for name in [*names["pages"].values(), names["shared"]])
     # an empty lock file with the real one's info: no package index to fetch
     lock = json.loads((pyodide / "pyodide-lock.json").read_text())
     assert runtime["lock"] == {"info": lock["info"], "packages": {}}
@@ -125,23 +125,27 @@ def _ready(page, url):
     return read_global(page, "boot")
 
 
+# What the service worker's precache holds for a restore: the snapshot and the wasm (the page
+# copies the snapshot's pages still as the wasm starts them from it).
 CACHE_SNAPSHOT = f"""async (name) => {{
   const url = new URL("{site.PYODIDE_DIR}/" + name, location.href).href;
   const cache = await caches.open("e2e-runtime");
   await cache.add(url);
+  await cache.add(new URL("{site.PYODIDE_DIR}/pyodide.asm.wasm", location.href).href);
   return url;
 }}"""
 # The inflated form kept by js/snapshot-inflate.mjs, damaged in place: replaced by garbage, or
-# 200 of its bytes flipped (spread over it: one at least in pages that the start uses), its
-# length kept.  Returns the URLs of the entries before.
+# a byte of every kilobyte of its pages flipped (every page the start uses is hit: 200 bytes
+# spread over it could all miss them, as they did with Pyodide 314.0.8's), its length kept.  Returns the URLs
+# of the entries before.
 DAMAGE_INFLATED = """async ([url, how]) => {
   const cache = await caches.open("pygames-snapshot-inflated");
   const keys = await cache.keys();
   let bytes = new Uint8Array(1000);
   if (how !== "garbage") {
     bytes = new Uint8Array(await (await cache.match(url)).arrayBuffer());
-    const step = Math.floor(bytes.length / 200);
-    for (let k = 1; k <= 200; k++) bytes[k * step - 1] ^= 0xff;
+    const pages = 20 + 4 * new DataView(bytes.buffer).getUint32(16, true);  // (its index intact)
+    for (let k = pages + 1023; k < bytes.length; k += 1024) bytes[k] ^= 0xff;
   }
   await cache.put(url, new Response(bytes));
   return keys.map((r) => r.url);
@@ -327,8 +331,9 @@ def test_a_page_loads_its_own_game_only(page, hooked_site, dist_dir, request_log
     names = site.runtime_names(dist_dir)
     boot = _ready(page, hooked_site + hooked_page(family) + "?fresh=1&seed=own&pace=0")
     assert boot["mode"] == "plain" and boot["archive"] == names["pages"][family], boot
+    assert boot["shared"] == names["shared"], boot
     fetched = request_log.page_matching(r"/pygames-[^/]*\.tar\.gz$")
-    assert [u.rsplit("/", 1)[-1] for u in fetched] == [names["pages"][family]]
+    assert sorted(u.rsplit("/", 1)[-1] for u in fetched) == sorted([names["shared"], names["pages"][family]])
     games, files = page.evaluate(OWN_GAME)
     assert games == [GAME_MODULES[family]]
     others = set(GAME_MODULES.values()) - {GAME_MODULES[family]}

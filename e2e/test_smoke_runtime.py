@@ -13,6 +13,10 @@ import build
 from harness import site
 from harness.pages import BOOT_TIMEOUT_MS
 
+#: The runtime's versions as package.json pins them: exactly (no range), and what the build
+#: vendors and the page runs.
+PINNED = json.loads((build.ROOT / "package.json").read_text(encoding="utf-8"))["devDependencies"]
+
 # Every file a boot of the vendored Pyodide requests (checked below, so that a
 # new Pyodide release asking for more files is noticed), plus the build's standard library.
 PYODIDE_BOOT_FILES = {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"}
@@ -66,8 +70,9 @@ def test_dist_holds_every_module_and_the_pinned_runtime(dist_dir):
     assert set(names) - set(modules) - set(app_py) <= pyc | app | pyscript
     assert {f"__pycache__/{m}.cpython-314.pyc" for m in ("shell", "yams_view", "dom", "embed")} <= set(names)
     info = json.loads((dist_dir / "build-info.json").read_text())
-    assert info["pyodide"]["version"] == "314.0.7"
-    assert info["pyscript"]["version"] == "0.7.31"
+    assert all(re.fullmatch(r"\d+\.\d+\.\d+", PINNED[p]) for p in ("pyodide", "@pyscript/core"))
+    assert info["pyodide"]["version"] == PINNED["pyodide"] == build.locked_version("pyodide")
+    assert info["pyscript"]["version"] == PINNED["@pyscript/core"] == build.locked_version("@pyscript/core")
     for name in build.PYSCRIPT_ENTRIES:
         assert (dist_dir / build.PYSCRIPT_DIR / name).is_file()
     assert not list(dist_dir.rglob("*.map")), "source maps are not shipped"
@@ -90,7 +95,7 @@ def test_bare_pyodide_boots_from_vendored_files_and_imports_pygames(page, site_u
     out = site.boot_pyodide(page, site_url, with_package=True, code=IMPORT_ALL)
     version, names = out["result"]
     assert version.startswith("3.14.")
-    assert out["version"] == "314.0.7"
+    assert out["version"] == PINNED["pyodide"]
     expected = sorted(
         p.relative_to(build.ROOT).with_suffix("").as_posix().replace("/", ".").removesuffix(".__init__")
         for p in build.package_modules() if p.name != "__main__.py" and not p.stem.endswith("cli")

@@ -161,18 +161,55 @@ def test_app_imports_are_found():
     json.dumps(runtime.precompile_args())
 
 
-def _read_snapshot(path: Path) -> tuple[int, dict[int, bytes]]:
-    """(total length, {page index: page}) of a snapshot-*.bin.gz (web/tools/runtime/snapshot.mjs)."""
+def _wasm_start(total: int, offset: int) -> bytes:
+    """The snapshot image's bytes as the vendored wasm module starts its memory (its active
+    data segments, the module's address a at *offset* + a), read here apart from the page's
+    own reader (js/snapshot-inflate.mjs `initialMemory`)."""
+    data = (runtime.PYODIDE_SRC / "pyodide.asm.wasm").read_bytes()
+    image = bytearray(total + 2 * 4096)
+    at = 8
+    while at < len(data):
+        section = data[at]
+        size, at = runtime._uleb(data, at + 1)
+        end = at + size
+        if section == 11:
+            count, at = runtime._uleb(data, at)
+            for _ in range(count):
+                flags, at = runtime._uleb(data, at)
+                assert flags == 0 and data[at] == 0x41  # active, at an i32.const address
+                address, at = runtime._uleb(data, at + 1)  # (positive and below 2**31 here)
+                assert data[at] == 0x0B
+                length, at = runtime._uleb(data, at + 1)
+                image[offset + address:offset + address + length] = data[at:at + length]
+                at += length
+        at = end
+    return bytes(image)
+
+
+def _read_snapshot(path: Path) -> tuple[int, dict[int, bytes], int]:
+    """(total length, {page index: page}, how many pages came from the wasm) of a
+    snapshot-*.bin.gz (web/tools/runtime/snapshot.mjs): its stored pages, and those it names
+    as the wasm module starts them."""
     import gzip
     import struct
 
     raw = gzip.decompress(path.read_bytes())
-    assert raw[:8] == b"PGSNAP1\0"
-    total, page, count = struct.unpack_from("<III", raw, 8)
-    index = struct.unpack_from(f"<{count}I", raw, 20)
-    data = 20 + 4 * count
-    assert len(raw) == data + count * page
-    return total, {i: raw[data + k * page:data + (k + 1) * page] for k, i in enumerate(index)}
+    assert raw[:8] == b"PGSNAP2\0"
+    total, page, count, based, offset = struct.unpack_from("<5I", raw, 8)
+    index = struct.unpack_from(f"<{count + based}I", raw, 28)
+    pages, base = index[:count], set(index[count:])
+    assert base <= set(pages) and len(base) == based
+    data = 28 + 4 * (count + based)
+    assert len(raw) == data + (count - based) * page
+    start = _wasm_start(total, offset)
+    out, k = {}, 0
+    for i in pages:
+        if i in base:
+            out[i] = start[i * page:(i + 1) * page]
+        else:
+            out[i] = raw[data + k * page:data + (k + 1) * page]
+            k += 1
+    return total, out, based
 
 
 def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path):
@@ -200,14 +237,20 @@ def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path
     assert re.fullmatch(r"snapshot-[0-9a-f]{16}\.bin\.gz", snap.name)
     parts = {tmp_path / name for name in manifest["pages"].values()}
     assert set(manifest["pages"]) == set(build.page_roots()) and len(parts) == 4
-    for page_id, name in manifest["pages"].items():
+    for page_id, name in {**manifest["pages"], "shared": manifest["shared"]}.items():
         digest = hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()
         assert name == f"pygames-{page_id}-{digest[:16]}.tar.gz"
-    assert set(report["files"]) == {stdlib, pkg, snap, *parts}
-    total, pages = _read_snapshot(snap)
+    assert set(report["files"]) == {stdlib, pkg, snap, *parts, tmp_path / manifest["shared"]}
+    total, pages, based = _read_snapshot(snap)
     assert total > 16 * 2**20  # the wasm memory
     assert 0 < len(pages) * 4096 < total  # its zero pages are left out
     assert all(any(p) for p in pages.values())
+    assert based > 500  # pages of static data the page copies from the wasm (819 in 314.0.7)
+    # Pyodide restores it: its memory is no larger than the wasm's initial memory.
+    limit = runtime.wasm_initial_memory(runtime.PYODIDE_SRC / "pyodide.asm.wasm")
+    snap_report = report["snapshot"]
+    assert snap_report["heap"] <= limit and snap_report["in_use"] <= snap_report["heap"]
+    assert snap_report["heap"] + 128 == total  # (Pyodide's header: 128 bytes in 314)
     assert manifest["snapshot_modules"] > 150
     with tarfile.open(pkg) as tar:
         members = tar.getmembers()
@@ -250,8 +293,15 @@ def test_each_page_archive_holds_its_own_game_only(tmp_path):
     manifest = report["manifest"]
     full = _members(tmp_path / manifest["package"])
     views = {f.view for f in FAMILIES.values()}
+    shared = _members(tmp_path / manifest["shared"])
+    # What every page has, once: the shell and the core, PyScript's bytecode; no game's own.
+    assert {"shell.pyc", "pygames/core.pyc", "pyscript/__pycache__/web.cpython-314.pyc"} <= set(shared)
+    assert not [n for n in shared if n.count("/") >= 2 and n.startswith("pygames/")
+                and n.split("/")[1] != "__pycache__"], shared.keys()
     for page_id, name in manifest["pages"].items():
-        part = _members(tmp_path / name)
+        own_part = _members(tmp_path / name)
+        assert not set(own_part) & set(shared), page_id
+        part = {**shared, **own_part}  # what the page writes
         own, view = GAME_MODULES[page_id], FAMILIES[page_id].view
         for mod in ("shell", view, "embed", "guard", "dom", "pygames/__init__",
                     "pygames/core", "pygames/dice", "pygames/messages", f"pygames/{own}/__init__",
@@ -277,6 +327,7 @@ def test_each_page_archive_holds_its_own_game_only(tmp_path):
                 path += "/__init__"
             assert f"{path}.py" in part or f"{path}.pyc" in part, (page_id, mod)
     yams = _members(tmp_path / manifest["pages"]["yams"])
+    assert len(yams) < len(shared)  # (a page's own part is the smaller)
     assert "pygames/yams/tables.pyc" in yams and "pygames/yams/advisor.pyc" in yams
     linotte = _members(tmp_path / manifest["pages"]["linotte"])
     assert {"pygames/linotte/search.pyc", "pygames/linotte/weights.pyc"} <= set(linotte)
@@ -351,9 +402,10 @@ try {{
 
 
 def _node_read(path: Path) -> dict:
-    return _node_module("snapshot-inflate.mjs", """
-  const bytes = m.expand(await m.inflate(FILE));
-  const result = {length: bytes.length, sha256: sha256(bytes)};""", path)
+    return _node_module("snapshot-inflate.mjs", f"""
+  const wasm = readFileSync({json.dumps(str(runtime.PYODIDE_SRC / "pyodide.asm.wasm"))});
+  const bytes = m.expand(m.withBase(await m.inflate(FILE), wasm));
+  const result = {{length: bytes.length, sha256: sha256(bytes)}};""", path)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")
@@ -368,7 +420,7 @@ def test_page_reader_rebuilds_the_memory_image(tmp_path):
     package = build.zip_package(tmp_path)
     report = runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True)
     snap = tmp_path / "vendor" / report["manifest"]["snapshot"]
-    total, pages = _read_snapshot(snap)
+    total, pages, _ = _read_snapshot(snap)
     image = bytearray(total + 4096)
     for i, page in pages.items():
         image[i * 4096:(i + 1) * 4096] = page
@@ -379,7 +431,8 @@ def test_page_reader_rebuilds_the_memory_image(tmp_path):
     bad = tmp_path / "bad.bin.gz"
     for damaged in (b"NOTSNAP!" + raw[8:],                       # another file
                     raw[:-100],                                  # truncated
-                    raw[:16] + struct.pack("<I", 10**6) + raw[20:]):  # page count too large
+                    raw[:16] + struct.pack("<I", 10**6) + raw[20:],  # page count too large
+                    raw[:20] + struct.pack("<I", 10**6) + raw[24:]):  # more from the wasm than in all
         bad.write_bytes(gzip.compress(damaged))
         assert "error" in _node_read(bad), damaged[:24]
     bad.write_bytes(snap.read_bytes()[:-20])  # a cut download
@@ -387,11 +440,12 @@ def test_page_reader_rebuilds_the_memory_image(tmp_path):
 
 
 NODE_RESTORE = """
-import { expand, inflate } from %(inflate)s;
+import { expand, inflate, withBase } from %(inflate)s;
 import { readFileSync } from "node:fs";
 const [dir, stdlib, snapshot] = process.argv.slice(1);
 const { loadPyodide } = await import(%(pyodide)s);
-const bytes = expand(await inflate(new Response(readFileSync(snapshot))));
+const wasm = readFileSync(dir + "pyodide.asm.wasm");
+const bytes = expand(withBase(await inflate(new Response(readFileSync(snapshot))), wasm));
 const py = await loadPyodide({ indexURL: dir, stdLibURL: stdlib, _loadSnapshot: bytes });
 console.log(py.runPython(`
 import json, sys
@@ -423,6 +477,60 @@ def test_snapshot_restores_with_the_game_already_imported(tmp_path):
     modules = set(state["modules"])
     assert {"pygames", "pygames.yams", "pygames.yams.bots", "pygames.yams.advisor", "embed"} <= modules
     assert not {"shell", "yams_view", "dom", "pyscript", "js", "pygames.cli"} & modules
+
+
+def _wasm(*sections: tuple[int, bytes]) -> bytes:
+    """A WebAssembly module of these (section id, content) only."""
+    def leb(n: int) -> bytes:
+        out = bytearray()
+        while True:
+            byte, n = n & 0x7F, n >> 7
+            out.append(byte | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+    return b"\0asm\1\0\0\0" + b"".join(bytes([i]) + leb(len(c)) + c for i, c in sections)
+
+
+def test_the_initial_memory_is_read_from_the_wasm(tmp_path):
+    """What Pyodide can restore: the initial size of the memory its wasm declares (section
+    5) or imports (section 2, after other imports); the pinned one's is 30 MiB."""
+    declared = tmp_path / "declared.wasm"
+    declared.write_bytes(_wasm((1, b"\x00"), (5, b"\x01\x01\xe0\x03\x80\x80\x04")))  # 480 pages, max 65536
+    assert runtime.wasm_initial_memory(declared) == 480 * 65536
+    imported = tmp_path / "imported.wasm"
+    imports = (b"\x03" + b"\x03env\x01f\x00\x00"            # a function
+               + b"\x03env\x01t\x01\x70\x00\x02"          # a table
+               + b"\x03env\x06memory\x02\x00\x90\x03")   # the memory: 400 pages, no maximum
+    imported.write_bytes(_wasm((2, imports)))
+    assert runtime.wasm_initial_memory(imported) == 400 * 65536
+    none = tmp_path / "none.wasm"
+    none.write_bytes(_wasm((1, b"\x00")))
+    with pytest.raises(ValueError, match="no memory"):
+        runtime.wasm_initial_memory(none)
+    assert runtime.wasm_initial_memory(runtime.PYODIDE_SRC / "pyodide.asm.wasm") == 30 * 2**20
+
+
+def test_a_snapshot_pyodide_cannot_restore_stops_the_build(tmp_path, monkeypatch):
+    """pyodide issue #6254: a snapshot whose memory grew past the wasm's initial memory fails to
+    restore, and every visit would boot the slow way without a word.  The guard, then the
+    build: it stops with a message that says why and what to do."""
+    runtime.check_snapshot_fits(30 * 2**20, 30 * 2**20)  # as today's: exactly the initial memory
+    with pytest.raises(SystemExit, match=r"31,522,816 bytes .* more than the 31,457,280 bytes "
+                                         r"\(30 MiB\) Pyodide can restore"):
+        runtime.check_snapshot_fits(30 * 2**20 + 65536, 30 * 2**20)
+
+    import build
+
+    real = runtime.snapshot
+
+    def grown(*args, **kwargs):
+        report = real(*args, **kwargs)
+        return {**report, "heap": report["heap"] + 65536}  # one more page of memory
+
+    monkeypatch.setattr(runtime, "snapshot", grown)
+    package = build.zip_package(tmp_path)
+    with pytest.raises(runtime.SnapshotTooLarge, match="Import fewer modules"):
+        runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True)
 
 
 def _node_untar(path: Path) -> dict:

@@ -27,8 +27,9 @@ What ends up in the output directory:
   harness pages; no game page loads it, the service worker leaves it out);
 * ``pygames-<id>-<hash>.tar.gz`` for each game page: the part of those files that page
   may import (:func:`page_roots`: the shell, its view, its game module and what they
-  import; not the other games, not the CLI); ``<html data-family>`` tells
-  js/pyodide-fast.mjs which one to write (``pages`` of its RUNTIME);
+  import; not the other games, not the CLI) but what every page has, which is in
+  ``pygames-shared-<hash>.tar.gz``; ``<html data-family>`` tells js/pyodide-fast.mjs
+  which one to write with the shared one (``pages`` and ``shared`` of its RUNTIME);
 * ``vendor/pyodide-<version>/``: the files of the ``pyodide`` npm package that
   a boot really requests (checked in headless Chromium, see below) but its
   standard library, replaced by the precompiled one of ``web/tools/runtime/``
@@ -78,7 +79,7 @@ and read in its source: core.js ``relative_url`` and polyscript loader.js):
   ``sys.path``.  (This site does not use it any more: unpacking in Python took
   40-70 ms of each start; js/pyodide-fast.mjs writes the files from JS.)
 
-Files a boot requests (Pyodide 314.0.7, measured in Chromium, both for a bare
+Files a boot requests (Pyodide 314.0.7 and 314.0.8, measured in Chromium, both for a bare
 ``loadPyodide()`` and through PyScript): ``pyodide.mjs``,
 ``pyodide-lock.json``, ``python_stdlib.zip`` (its ``stdLibURL``),
 ``pyodide.asm.wasm``, ``pyodide.asm.mjs`` (older releases called it
@@ -320,6 +321,21 @@ def copy_workbox_window(out: Path) -> list[Path]:
     return [dst]
 
 
+def pyscript_lazy(names: list[str]) -> list[str]:
+    """The files of PyScript's dist (of *names*) that no page of this site loads, left out of
+    the service worker's precache (they stay in dist/): PyScript imports its core's chunks and
+    the chunk of every plugin, those turned off in pyscript.json (``"!name"``) too, on every
+    page; the others (CodeMirror and xterm.js for its editor and terminal, its zip and TOML
+    readers, MicroPython's bits: about 0.33 MB gzip) only when a plugin or a feature this site
+    does not use runs.  (e2e/test_offline.py starts every page offline: a file a page loads
+    and the precache lacks fails there.)"""
+    config = json.loads((STATIC / "pyscript.json").read_text(encoding="utf-8"))
+    plugins = {p.lstrip("!") for p in config.get("plugins", [])}
+    start = {"core", *plugins}
+    return [n for n in names
+            if n not in PYSCRIPT_ENTRIES and not any(n.startswith(f"{s}-") for s in start)]
+
+
 def copy_pyscript(out: Path) -> list[Path]:
     copied = []
     for name in pyscript_closure():
@@ -353,6 +369,11 @@ def write_build_info(out: Path, base: str, files: list[Path], manifest: dict) ->
         "pyscript": {"version": _npm_version(PYSCRIPT_SRC.parent), "path": PYSCRIPT_DIR + "/core.js"},
         "modules": [p.relative_to(ROOT).as_posix() for p in package_modules()],
         "files": {p.relative_to(out).as_posix(): _sha256(p) for p in sorted(files)},
+        # Served but never loaded by a page: web/tools/build_sw.mjs leaves them out of the
+        # precache (a first visit does not download them).  Pyodide's lock file: the page
+        # gives Pyodide an empty one (script_values).
+        "unloaded": [f"{PYSCRIPT_DIR}/{n}" for n in pyscript_lazy(pyscript_closure())]
+                    + [f"{PYODIDE_DIR}/pyodide-lock.json"],
     }
     listing = "".join(f"{name} {digest}\n" for name, digest in info["files"].items())
     info["build"] = hashlib.sha256(listing.encode()).hexdigest()[:12]
@@ -369,7 +390,7 @@ def script_values(manifest: dict) -> dict:
     entries), the vendored Pyodide's paths and PyScript's module, and embed.js's map of the
     games."""
     runtime_names = {k: manifest.get(k) for k in (
-        "stdlib", "package", "pages", "snapshot", "snapshot_inflated_sha256")}
+        "stdlib", "package", "pages", "shared", "snapshot", "snapshot_inflated_sha256")}
     lock = json.loads((PYODIDE_SRC / "pyodide-lock.json").read_text(encoding="utf-8"))
     runtime_names["lock"] = {"info": lock["info"], "packages": {}}
     return {

@@ -18,6 +18,8 @@
 // * And except the complete game files' archive (build-info.json's runtime.package) when
 //   every game page has its own (runtime.pages, all precached): no page loads it (it
 //   serves the tests' harness pages).
+// * And except what no page loads (build-info.json's `unloaded`, see web/tools/build.py:
+//   PyScript's chunks of plugins and features the site does not use, Pyodide's lock file).
 // * Cache-first for everything precached; `?seed=...`, `?nosw`, ... are ignored
 //   when matching, so yams.html?seed=7 is served from the cache -- but `?live`:
 //   build-info.json?live goes to the server (js/register-sw.js).
@@ -43,8 +45,10 @@ if (!out) {
 }
 const globDirectory = path.resolve(out);
 const started = performance.now();
-const { runtime } = JSON.parse(readFileSync(path.join(globDirectory, "build-info.json"), "utf8"));
+const info = JSON.parse(readFileSync(path.join(globDirectory, "build-info.json"), "utf8"));
+const { runtime } = info;
 const unused = runtime?.package && Object.keys(runtime.pages ?? {}).length ? [runtime.package] : [];
+unused.push(...(info.unloaded ?? []));
 
 const { count, size, warnings } = await generateSW({
   globDirectory,

@@ -4,8 +4,8 @@
 // * web/tools/build.py writes RUNTIME below (and the vendored Pyodide's paths, `build:`
 //   values): the content-named files of this build -- the precompiled standard library,
 //   the game's files (`pages`: for each game page, the pygames-<id>-<hash>.tar.gz of the
-//   modules that page may import -- shared core, its game, its view, the shell -- and
-//   their bytecode, written into Python's working
+//   modules that page may import -- its game, its view -- and `shared`, those every page
+//   has -- the core, the shell, PyScript's -- as bytecode, written into Python's working
 //   directory here; the page is `<html data-family>`; `package`, every module, for a page
 //   that names none), the memory snapshot made with exactly those (or null; one for every
 //   page, every game imported) -- and an empty Pyodide lock file (the site loads no package:
@@ -37,7 +37,8 @@
 //   PyScript worker; js/runtime-internals.mjs, 6).
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
 //   Python" (js/boot.js shows them), and window.pygames.boot = {mode, snapshotFrom, skipped,
-//   archive (the game files' name), stages (ms), checkMs (the kept copy's SHA-256), notice}.
+//   archive (the game files' name), shared (the shared part's), stages (ms), checkMs (the
+//   kept copy's SHA-256), notice}.
 import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, check, expand } from "./snapshot-inflate.mjs";
 import { PROGRESS_EVENT, WASM_FAILURE_LOG, dropWorkerHooks, restoreOptions, writeFiles } from "./runtime-internals.mjs";
@@ -97,15 +98,18 @@ const nextPaint = () => new Promise((resolve) => {
 // and read at once, written into Python's working directory before PyScript gets the
 // interpreter (PyScript's `files` would unpack them in Python, 40-70 ms).  The snapshot
 // holds the modules already imported from these very files (its name covers them).
-// This page's part of them only (a first visit downloads no other game).
-const archive = RUNTIME?.pages?.[document.documentElement.dataset.family] ?? RUNTIME?.package;
+// This page's part of them only (a first visit downloads no other game), and the part every
+// page shares (RUNTIME.shared: the shell, the core, PyScript's bytecode).
+const own = RUNTIME?.pages?.[document.documentElement.dataset.family];
+const archive = own ?? RUNTIME?.package;
 boot.archive = archive;
-const gameFiles = archive
-  ? fetch(new URL(`../${archive}`, import.meta.url)).then((response) => {
-    if (!response.ok) throw new Error(`${archive}: ${response.status}`);
-    return readTarGz(response);
-  })
-  : Promise.resolve([]);
+boot.shared = own ? RUNTIME.shared : null;
+const readArchive = (name) => fetch(new URL(`../${name}`, import.meta.url)).then((response) => {
+  if (!response.ok) throw new Error(`${name}: ${response.status}`);
+  return readTarGz(response);
+});
+const gameFiles = Promise.all([boot.shared, archive].filter(Boolean).map(readArchive))
+  .then((parts) => parts.flat());
 gameFiles.catch(() => {});
 
 async function install(py) {
@@ -121,7 +125,7 @@ del _f`);
 
 // Inflated (js/snapshot-inflate.mjs) in a worker; on the main thread where module workers
 // cannot be made.  {bytes: a promise of the memory image}.
-function loadOffThread(url, digest) {
+function loadOffThread(url, digest, wasm) {
   const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
   const bytes = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
@@ -135,13 +139,13 @@ function loadOffThread(url, digest) {
     };
     worker.onerror = (event) => reject(new Error(event.message || "snapshot worker failed"));
   });
-  worker.postMessage({ url, digest });
+  worker.postMessage({ url, digest, wasm });
   return { bytes };
 }
 
-function loadHere(url, digest) {
+function loadHere(url, digest, wasm) {
   const bytes = import("./snapshot-inflate.mjs")
-    .then(({ loadSnapshot }) => loadSnapshot(url, digest))
+    .then(({ loadSnapshot }) => loadSnapshot(url, digest, wasm))
     .then((found) => {
       if (!found) throw new Error("snapshot not cached");
       boot.snapshotFrom = found.from + " (main thread)";
@@ -155,8 +159,9 @@ function loadHere(url, digest) {
 // an object: an async function would wait for a promise it returns); null otherwise.
 // * Its inflated form, kept by an earlier visit: read here, or taken over from the page's
 //   inline script (spreading its pages into the image takes a few ms).
-// * Else the .gz of the service worker's precache: inflated in a worker (100-250 ms)
-//   while Pyodide loads; the worker then keeps the inflated form for the next visits.
+// * Else the .gz of the service worker's precache: inflated in a worker (100-250 ms), its
+//   pages still as the wasm starts them copied from pyodide.asm.wasm (precached too), while
+//   Pyodide loads; the worker then keeps the inflated form for the next visits.
 // Never a network request: a first visit must not wait for 4-5 MB.  Either way the bytes are
 // checked (js/snapshot-inflate.mjs `check`, off the main thread, while the kept form is
 // spread into the image) before Pyodide gets them: a damaged copy rejects.
@@ -165,14 +170,16 @@ async function cachedSnapshot() {
   if (!RUNTIME?.snapshot || !digest || typeof DecompressionStream !== "function" || !self.caches
       || !self.crypto?.subtle || NO_CACHES || plainOnce) return null;
   const url = new URL(RUNTIME.snapshot, BASE).href;
+  // (Its pages still as the wasm module starts them are copied from the wasm: snapshot-inflate.mjs.)
+  const wasm = new URL("pyodide.asm.wasm", BASE).href;
   // The page's inline script may have started the read already (web/tools/build.py writes it).
   const early = window.pygames.earlySnapshot?.url === url ? window.pygames.earlySnapshot : null;
   const kept = await (early?.response ?? caches.open(INFLATED).then((c) => c.match(url))).catch(() => null);
   const fromGzip = () => {
     try {
-      return loadOffThread(url, digest).bytes;
+      return loadOffThread(url, digest, wasm).bytes;
     } catch {  // no module workers
-      return loadHere(url, digest).bytes;
+      return loadHere(url, digest, wasm).bytes;
     }
   };
   let bytes;
@@ -191,7 +198,7 @@ async function cachedSnapshot() {
       return image;
     });
   } else {
-    if (!(await caches.match(url))?.ok) return null;
+    if (!(await caches.match(url))?.ok || !(await caches.match(wasm))?.ok) return null;
     bytes = fromGzip();
   }
   bytes = bytes.then((b) => { stage("snapshot decompressed"); return b; });

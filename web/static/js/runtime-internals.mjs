@@ -2,7 +2,7 @@
 // Runs in the browser (js/pyodide-fast.mjs, js/boot.js) and in Node (web/tools/runtime/snapshot.mjs),
 // so it touches no browser global at load time.
 //
-// Pinned: pyodide 314.0.7 and @pyscript/core 0.7.31 (package.json). When upgrading either,
+// Pinned: pyodide 314.0.8 and @pyscript/core 0.7.31 (package.json). When upgrading either,
 // check each item below; tests/test_runtime_internals.py checks that every name this module
 // relies on still appears in the vendored files, and e2e/test_runtime_fast.py and
 // e2e/test_offline.py check the behaviour.
@@ -34,6 +34,57 @@
 //      page started, played and advised raises no securitypolicyviolation
 //      (e2e/test_page_safety.py), and without this the Function() is refused
 //      (e2e/test_page_safety.py's test of the worker hooks).
+//   7. The memory snapshot's layout (`makeMemorySnapshot`, src/js/snapshot.ts): a header whose
+//      second u32 (LE) is the offset where a copy of the whole wasm memory (HEAP8) begins, to
+//      the end.  Pyodide restores it with `HEAP8.set` into the memory the wasm module declares
+//      (`INITIAL_MEMORY` is not read: pyodide issue #6254), so a snapshot whose memory grew
+//      past that initial size cannot be restored (a RangeError, and the page boots the
+//      ordinary way).  The build reads both sizes and fails when the memory is larger
+//      (web/tools/runtime/__init__.py, `check_snapshot_fits`: the initial size from the
+//      wasm's memory section); the page copies the pages still as the wasm starts them from
+//      the wasm (js/snapshot-inflate.mjs, `withBase`, at `snapshotMemoryOffset`).  `_sbrk`
+//      (an export of the wasm on `py._module`) tells how much of that memory is in use.
+//      Check: the build prints the memory and its limit, e2e/test_runtime_fast.py restores.
+//
+// Upgrades, each checked against the items above:
+//   * pyodide 314.0.7 -> 314.0.8: pyodide.mjs (its JSPI probe no longer skips iOS), the wasm
+//     (a new BUILD_ID: every snapshot is made again) and three files of its own Python package
+//     (_pyodide/_importhook.py, pyodide/webloop.py, pyodide/__init__.py); the lock file and
+//     every other file of the standard library unchanged.  1-7 hold: every name is there
+//     (tests/test_runtime_internals.py), the wasm's initial memory is still 480 pages (30 MiB,
+//     tests/test_runtime_build.py) and the snapshot's memory 30 MiB, 24.4 MB of it in use;
+//     warm and offline visits restore (e2e/test_runtime_fast.py, e2e/test_offline.py); no
+//     policy violation (e2e/test_page_safety.py).  One test had to change: flipping 200
+//     bytes of the kept snapshot no longer broke the start (they all missed what it reads).
+//
+// Python in a worker (issue 24, item 2: the main thread free while Python starts), without
+// SharedArrayBuffer.  The question: can the interpreter run in a dedicated worker while the
+// page's DOM work reaches the page?  PyScript's own workers give Python the page's DOM
+// (`from pyscript import document`) through a synchronous channel: Atomics.wait on a
+// SharedArrayBuffer, which needs cross-origin isolation (COOP/COEP headers: GitHub Pages
+// cannot send them, and an embed would impose them on other people's pages), or, without
+// it, a service worker answering synchronous XMLHttpRequests (one round trip per DOM call;
+// not measured here).  What works with neither: the worker never touches the DOM; the view
+// answers each move with the page's drawing as data, which the page applies (createElement,
+// textContent), and the page posts the clicks and keys.  e2e/bench/bench_worker.py builds
+// that (not wired into the site): Pyodide 314.0.8, this build's standard library and game
+// files, a two-player Yams table redrawn at each click as 17 rows of text (365 bytes of
+// JSON), a first visit each time, at 1x CPU on the shared 2-core machine (load 20-24):
+//
+//                    ready     main thread in long tasks   TBT      click to drawn (median)
+//   on the page      9.7 s     8.2 s (longest 7.6 s)       8.0 s    1.7 ms
+//   in a worker      7.3 s     0                           0        26 ms (p90 66 ms)
+//
+// The main thread stays free (no long task at all until ready: the TBT of the start is
+// gone, and the page can answer taps meanwhile); a click costs two messages more (tens of
+// ms on that loaded machine, within the 100 ms a tap may take); the memory snapshot should
+// restore there the same way (Cache Storage and DecompressionStream exist in workers; not
+// measured).  The
+// price is the page's Python: the shell and the views call the DOM directly (web/app/dom.py,
+// the views' drawing, focus, dialogs, storage), so it means a view layer that returns its
+// drawing as data plus a small JS applier, and PyScript no longer runs the page (the site
+// starts Pyodide itself already, js/pyodide-fast.mjs).  Chosen design for item 2, if taken
+// up: this one, not PyScript's workers.
 
 /** loadPyodide options that restore a memory snapshot; `bytes` is a thenable of the image. */
 export function restoreOptions(bytes) {
@@ -46,6 +97,16 @@ export const MAKE_SNAPSHOT_OPTIONS = { _makeSnapshot: true };
 /** The memory image of a Pyodide started with MAKE_SNAPSHOT_OPTIONS. */
 export function makeSnapshot(py) {
   return py.makeMemorySnapshot();
+}
+
+/** Where the copy of the wasm memory begins in a snapshot of `makeSnapshot` (7). */
+export function snapshotMemoryOffset(snapshot) {
+  return new DataView(snapshot.buffer, snapshot.byteOffset, 8).getUint32(4, true);
+}
+
+/** How far the wasm memory of a running Pyodide is in use (its sbrk pointer, bytes; 7). */
+export function memoryInUse(py) {
+  return py._module._sbrk(0) >>> 0;
 }
 
 /** What Pyodide logs (console.warn) when its wasm cannot be instantiated. */

@@ -1,16 +1,24 @@
-// Loads the memory snapshot written by web/tools/runtime/snapshot.mjs (`snapshot-<hash>.bin.gz`):
-// gzip of
+// Loads the memory snapshot written by web/tools/runtime/snapshot.mjs (`snapshot-<hash>.bin.gz`).
+// Its inflated form, the one kept and checked ("PGSNAP1"):
 //   "PGSNAP1\0", u32 LE total length, u32 LE page size, u32 LE page count n,
 //   n x u32 LE page index, then those n pages
-// i.e. only the pages of Python's wasm memory that are not all zeros (about 12 of 31 MB).
+// i.e. only the pages of Python's wasm memory that are not all zeros (about 13 of 31 MB).
+// The .gz holds less ("PGSNAP2", `withBase`): the pages that are still as the wasm module
+// starts them (its data segments: about 0.8 of the 3.6 MB of static data, 1.4 MB of the
+// 5 MB gzip) are named, not stored, and are copied from pyodide.asm.wasm, which the browser
+// holds already:
+//   "PGSNAP2\0", u32 LE total length, u32 LE page size, u32 LE page count n, u32 LE base
+//   count m, u32 LE memory offset (where the wasm's address 0 is in the image), n x u32 LE
+//   page index, m x u32 LE page index (those of the n taken from the wasm), then the n - m
+//   other pages, in the order of the n.
 // Used by js/snapshot-worker.mjs (off the main thread) and, without workers, by
-// js/pyodide-fast.mjs itself.
+// js/pyodide-fast.mjs itself; by web/tools/runtime/snapshot.mjs too (the same `initialMemory`).
 //
-// Only ever from Cache Storage (the service worker's precache holds the .gz): never the
-// network.  Inflating takes 100-250 ms, so the inflated form (12 MB) is kept in a cache of
-// its own, INFLATED, keyed by the snapshot's content-named URL, and read from there (by the
-// page, with `expand`) on the next visits; entries of other snapshots are deleted when one
-// is stored.
+// Only ever from Cache Storage (the service worker's precache holds the .gz and the wasm):
+// never the network.  Inflating takes 100-250 ms, so the inflated form (13 MB) is kept in a
+// cache of its own, INFLATED, keyed by the snapshot's content-named URL, and read from there
+// (by the page, with `expand`) on the next visits; entries of other snapshots are deleted
+// when one is stored.
 //
 // Whatever the caches hold is checked before Python gets it: the inflated form, read from
 // either, must have the SHA-256 the page was built with (RUNTIME.snapshot_inflated_sha256,
@@ -19,6 +27,8 @@
 
 const MAGIC = "PGSNAP1\0";
 const HEAD = 20;
+export const DELTA_MAGIC = "PGSNAP2\0";
+const DELTA_HEAD = 28;
 export const INFLATED = "pygames-snapshot-inflated";
 
 // A kept copy whose bytes are not the build's (rewritten, truncated, of another build).
@@ -58,6 +68,92 @@ export function expand(sparse) {
   return out.subarray(0, total);
 }
 
+// What a WebAssembly module's memory holds when it is instantiated: `{write(image, offset)}`
+// copies its active data segments into `image` (the module's address a at offset + a).
+// Reads the binary format (sections 5 and 11 of the WebAssembly spec): a segment whose
+// address is not a constant, or a module that is not one, throws.
+export function initialMemory(wasm) {
+  const b = wasm instanceof Uint8Array ? wasm : new Uint8Array(wasm);
+  if (b.length < 8 || b[0] !== 0 || b[1] !== 0x61 || b[2] !== 0x73 || b[3] !== 0x6d) {
+    throw new Error("not a WebAssembly module");
+  }
+  let i = 8;
+  const uleb = () => {
+    let r = 0, shift = 0, x;
+    do { x = b[i++]; r += (x & 0x7f) * 2 ** shift; shift += 7; } while (x & 0x80);
+    return r;
+  };
+  const sleb = () => {
+    let r = 0, shift = 0, x;
+    do { x = b[i++]; r += (x & 0x7f) * 2 ** shift; shift += 7; } while (x & 0x80);
+    return x & 0x40 ? r - 2 ** shift : r;
+  };
+  const segments = [];
+  while (i < b.length) {
+    const id = b[i++];
+    const size = uleb();
+    const end = i + size;
+    if (id === 11) {
+      for (let n = uleb(); n > 0; n--) {
+        const flags = uleb();
+        if (flags === 1) { const len = uleb(); i += len; continue; }  // passive: not at start
+        if (flags === 2) uleb();  // memory index
+        if (b[i++] !== 0x41) throw new Error("a data segment at an address that is not a constant");
+        const address = sleb();
+        if (b[i++] !== 0x0b) throw new Error("malformed data segment");
+        const len = uleb();
+        segments.push([address, b.subarray(i, i + len)]);
+        i += len;
+      }
+    }
+    i = end;
+  }
+  return {
+    write(image, offset) {
+      for (const [address, bytes] of segments) image.set(bytes, offset + address);
+    },
+  };
+}
+
+// The inflated form ("PGSNAP1") from the .gz's ("PGSNAP2") and the wasm module's bytes (its
+// initial memory fills the pages named, not stored).  A "PGSNAP1" is returned as it is.
+export function withBase(delta, wasm) {
+  const magic = new TextDecoder("latin1").decode(delta.subarray(0, 8));
+  if (magic === MAGIC) return delta;
+  if (delta.length < DELTA_HEAD || magic !== DELTA_MAGIC) throw new Error("not a pygames memory snapshot");
+  const view = new DataView(delta.buffer, delta.byteOffset, delta.byteLength);
+  const [total, pageSize, count, baseCount, offset] = [8, 12, 16, 20, 24].map((at) => view.getUint32(at, true));
+  const index = DELTA_HEAD;
+  const data = index + 4 * (count + baseCount);
+  if (!pageSize || baseCount > count || count > Math.ceil(total / pageSize)
+      || delta.length !== data + (count - baseCount) * pageSize) {
+    throw new Error("corrupt memory snapshot");
+  }
+  const base = new Set();
+  for (let k = 0; k < baseCount; k++) base.add(view.getUint32(index + 4 * (count + k), true));
+  const image = new Uint8Array(Math.ceil(total / pageSize) * pageSize + pageSize);
+  initialMemory(wasm).write(image, offset);
+  const out = new Uint8Array(HEAD + 4 * count + count * pageSize);
+  const outView = new DataView(out.buffer);
+  out.set(new TextEncoder().encode(MAGIC));
+  outView.setUint32(8, total, true);
+  outView.setUint32(12, pageSize, true);
+  outView.setUint32(16, count, true);
+  const body = HEAD + 4 * count;
+  let stored = 0;
+  for (let k = 0; k < count; k++) {
+    const page = view.getUint32(index + 4 * k, true);
+    if (page * pageSize >= total) throw new Error("corrupt memory snapshot");
+    outView.setUint32(HEAD + 4 * k, page, true);
+    const from = base.has(page)
+      ? image.subarray(page * pageSize, (page + 1) * pageSize)
+      : delta.subarray(data + stored * pageSize, data + ++stored * pageSize);
+    out.set(from, body + k * pageSize);
+  }
+  if (base.size !== baseCount || stored !== count - baseCount) throw new Error("corrupt memory snapshot");
+  return out;
+}
+
 // Inflate a gzip file (a Response from the cache) into one buffer of its exact size (the
 // gzip trailer's ISIZE: the inflated form is far below 4 GB).
 export async function inflate(response) {
@@ -78,20 +174,23 @@ export async function inflate(response) {
   return out;
 }
 
-// From the .gz of the service worker's precache (the page reads the kept inflated form
-// itself, js/pyodide-fast.mjs): {bytes: the memory image, from: "gzip", keep: async () =>
+// From the .gz of the service worker's precache and the wasm module `wasmUrl` (precached too:
+// its initial memory, see `withBase`; the page reads the kept inflated form itself,
+// js/pyodide-fast.mjs): {bytes: the memory image, from: "gzip", keep: async () =>
 // store the inflated form for the next visits (call it once `bytes` is handed over)}, or
-// null when the browser does not hold the snapshot `url`.  Throws Damaged when the .gz is
+// null when the browser does not hold the snapshot `url` or the wasm.  Throws Damaged when the .gz is
 // not the build's (`digest`: its inflated form's SHA-256), after taking it out of the
 // precache and asking the worker for it again (from the server: offline it stays out, and
 // the pages boot the ordinary way).
-export async function loadSnapshot(url, digest) {
+export async function loadSnapshot(url, digest, wasmUrl) {
   if (!self.caches) return null;
   const response = await caches.match(url);
   if (!response?.ok) return null;
+  const wasm = await caches.match(wasmUrl);
+  if (!wasm?.ok) return null;
   let sparse;
   try {
-    sparse = await inflate(response);
+    sparse = withBase(await inflate(response), await wasm.arrayBuffer());
     await check(sparse, digest, "snapshot (.gz)");
   } catch (err) {
     await fetchAgain(url);

@@ -1,12 +1,12 @@
 // Dedicated worker of js/pyodide-fast.mjs: loads the memory snapshot from Cache Storage
 // (js/snapshot-inflate.mjs; never the network) off the main thread, while the page compiles
-// Pyodide.  Message in: {url, digest (its inflated form's SHA-256)}; out: {bytes: Uint8Array
+// Pyodide.  Message in: {url, digest (its inflated form's SHA-256), wasm (pyodide.asm.wasm's URL)}; out: {bytes: Uint8Array
 // (its buffer transferred), from} or {bytes: null, why, damaged}.  Then it stores the inflated form for the next visits.
 import { loadSnapshot } from "./snapshot-inflate.mjs";
 
 addEventListener("message", async ({ data }) => {
   try {
-    const found = await loadSnapshot(data.url, data.digest);
+    const found = await loadSnapshot(data.url, data.digest, data.wasm);
     if (!found) {
       postMessage({ bytes: null, why: "not cached" });
       return;

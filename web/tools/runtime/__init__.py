@@ -28,7 +28,10 @@ from the sources embedded in its chunks.
 
 Then ``snapshot.mjs`` boots Pyodide in Node on that standard library, unpacks
 the game's files where the page writes them, imports the hot modules and the pygames
-modules and saves a memory snapshot: only its non-zero pages, gzipped (~4.7 MB).
+modules and saves a memory snapshot: only its non-zero pages, and of those only the ones that
+are not as the wasm module starts them (the page copies those from pyodide.asm.wasm),
+gzipped (3.65 MB).  The build stops when the snapshot's memory is larger than the wasm's
+initial memory, which is all Pyodide can restore (:func:`check_snapshot_fits`).
 web/static/js/pyodide-fast.mjs (PyScript's ``interpreter``) restores it on visits
 where the browser already holds it (the service worker precaches it after a
 first visit).
@@ -37,8 +40,9 @@ The game's files are served as one ``pygames-<page>-<hash>.tar.gz`` per game pag
 (one gzip stream: the page reads it in JS, web/static/js/untar.mjs): only what that page
 imports (:func:`page_entries`: the shell, the page's view and game module, what they
 import, even inside a function, and PyScript's bytecode -- not the other games, not the
-CLI).  A first visit downloads its own page's archive only; the service worker precaches
-every page's.  ``pygames-<hash>.tar.gz`` holds every module (for the tests' harness pages
+CLI); what every page has (the shell, the shared core, PyScript's bytecode) is in
+``pygames-shared-<hash>.tar.gz``, which every page loads beside its own.  A first visit
+downloads those two only; the service worker precaches every page's.  ``pygames-<hash>.tar.gz`` holds every module (for the tests' harness pages
 and a page that names no game; not precached).  The memory snapshot is one for every
 page: made from all the modules, with every game imported.  All these files are named
 after their content (:func:`content_name`): the snapshot's name covers the standard
@@ -408,6 +412,87 @@ def snapshot(stdlib_zip: Path, package_zip: Path | None, modules: list[str], out
     return report
 
 
+def _uleb(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, at
+
+
+def wasm_initial_memory(path: Path) -> int:
+    """The initial size, in bytes, of the memory a WebAssembly module declares or imports
+    (its limits' minimum, in 64 KiB pages; the binary format's sections 2 and 5).  Pyodide
+    restores a memory snapshot into that memory without growing it (pyodide issue #6254):
+    it is the most a snapshot may hold (js/runtime-internals.mjs, 7)."""
+    data = path.read_bytes()
+    if data[:4] != b"\0asm":
+        raise ValueError(f"{path.name} is not a WebAssembly module")
+    at = 8
+    while at < len(data):
+        section = data[at]
+        size, at = _uleb(data, at + 1)
+        end = at + size
+        if section == 2:  # imports: module name, field name, kind, then the kind's type
+            count, at = _uleb(data, at)
+            for _ in range(count):
+                for _name in range(2):
+                    length, at = _uleb(data, at)
+                    at += length
+                kind = data[at]
+                at += 1
+                if kind == 0:  # function: a type index
+                    _, at = _uleb(data, at)
+                elif kind == 1:  # table: a reference type, limits
+                    flags, at = _uleb(data, at + 1)
+                    _, at = _uleb(data, at)
+                    if flags & 1:
+                        _, at = _uleb(data, at)
+                elif kind == 2:  # memory: limits
+                    return _memory_min(data, at)
+                elif kind == 3:  # global: a value type, mutability
+                    at += 2
+                elif kind == 4:  # tag
+                    at += 1
+                    _, at = _uleb(data, at)
+                else:
+                    raise ValueError(f"{path.name}: unknown import kind {kind}")
+        elif section == 5:
+            count, at = _uleb(data, at)
+            if count:
+                return _memory_min(data, at)
+        at = end
+    raise ValueError(f"{path.name} has no memory")
+
+
+def _memory_min(data: bytes, at: int) -> int:
+    """The minimum of the memory limits at *at* (flags, then the minimum in pages), in bytes."""
+    _flags, at = _uleb(data, at)
+    pages, _ = _uleb(data, at)
+    return pages * 65536
+
+
+class SnapshotTooLarge(SystemExit):
+    """The memory snapshot holds more memory than Pyodide can restore: the build stops."""
+
+
+def check_snapshot_fits(heap: int, limit: int) -> None:
+    """Stop the build (SnapshotTooLarge, a SystemExit with the message) when a snapshot's wasm
+    memory (*heap* bytes) is larger than *limit*, the initial memory of the wasm module that
+    will restore it (:func:`wasm_initial_memory`): Pyodide would fail to restore it, and
+    every visit would boot the slow way without a word (pyodide issue #6254)."""
+    if heap > limit:
+        raise SnapshotTooLarge(
+            f"build.py: the memory snapshot holds {heap:,d} bytes of Python's memory, more "
+            f"than the {limit:,d} bytes ({limit / 2**20:g} MiB) Pyodide can restore (the "
+            f"initial memory of pyodide.asm.wasm; pyodide issue #6254): the snapshot would "
+            f"never be used.  Import fewer modules into it (web/tools/runtime/__init__.py, "
+            f"build_runtime's `modules`) or check what made Python's memory grow.")
+
+
 def _merge_zip(src: Path, dst: Path) -> int:
     """Append the entries of zip *src* to zip *dst*; returns how many."""
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "a", zipfile.ZIP_DEFLATED) as zout:
@@ -432,6 +517,7 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
 
         {"stdlib": "python_stdlib-<hash>.zip", "package": "pygames-<hash>.tar.gz" or None,
          "pages": {"yams": "pygames-yams-<hash>.tar.gz", ...},
+         "shared": "pygames-shared-<hash>.tar.gz" (what every page's files have) or None,
          "snapshot": "snapshot-<hash>.bin.gz" or None, "stdlib_mode": "precompiled"/"stock", ...}
 
     (web/tools/build.py writes it into js/pyodide-fast.mjs and build-info.json), and whose
@@ -440,7 +526,8 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
     pyodide_out = Path(pyodide_out)
     pyodide_out.mkdir(parents=True, exist_ok=True)
     work = pyodide_out / (STDLIB + ".tmp")
-    manifest: dict = {"stdlib_mode": "stock", "snapshot": None, "package": None, "pages": {}}
+    manifest: dict = {"stdlib_mode": "stock", "snapshot": None, "package": None, "pages": {},
+                      "shared": None}
     report: dict = {"mode": "stock"}
     try:
         report = precompile(work, package_zip=package_zip, quiet=quiet)
@@ -475,13 +562,24 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
     if package_zip and pages:
         with zipfile.ZipFile(package_zip) as zf:
             names = zf.namelist()
-        for page_id, roots in sorted(pages.items()):
-            stem = f"{PACKAGE_STEM}-{page_id}"
+        entries = {page_id: page_entries(names, roots) for page_id, roots in sorted(pages.items())}
+        # What every page has (the shell, the shared core, PyScript's bytecode: 230 of the
+        # 290 kB of each page's files, gzip) in one archive that every page loads, each page's
+        # own files in another: the service worker's precache fetches the shared part once.
+        shared = set.intersection(*(set(e) for e in entries.values())) if len(entries) > 1 else set()
+        parts = [(SHARED_ARCHIVE, {n: entries[min(entries)][n] for n in shared})] if shared else []
+        parts += [(page_id, {k: v for k, v in e.items() if k not in shared})
+                  for page_id, e in entries.items()]
+        for part_id, only in parts:
+            stem = f"{PACKAGE_STEM}-{part_id}"
             part = package_zip.with_name(stem + TAR_SUFFIX)
-            zip_to_tar_gz(package_zip, part, page_entries(names, roots))
+            zip_to_tar_gz(package_zip, part, only)
             named = part.with_name(content_name(stem, _sha256(part), TAR_SUFFIX))
             part.replace(named)
-            manifest["pages"][page_id] = named.name
+            if part_id == SHARED_ARCHIVE:
+                manifest["shared"] = named.name
+            else:
+                manifest["pages"][part_id] = named.name
             archives.append(named)
         files += archives
     if make_snapshot and report["mode"] == "precompiled":
@@ -492,22 +590,29 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
         modules = report["hot"] + (list(dict.fromkeys(ours)) if package_zip else [])
         try:
             snap = snapshot(stdlib, package_zip, modules, pyodide_out, archives)
+        except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
+            print(f"build.py: WARNING: no memory snapshot, warm visits boot from the precompiled "
+                  f"standard library ({exc})", file=sys.stderr)
+        else:
+            # A snapshot Pyodide cannot restore would make every visit boot the slow way,
+            # silently: the build stops instead.
+            limit = wasm_initial_memory(PYODIDE_SRC / "pyodide.asm.wasm")
+            check_snapshot_fits(snap["heap"], limit)
             manifest["snapshot"] = snap["name"]
             # The digest of its inflated form, which the page checks before Python gets the
-            # bytes, from the .gz or from the copy kept inflated (js/snapshot-inflate.mjs).
-            manifest["snapshot_inflated_sha256"] = hashlib.sha256(
-                gzip.decompress((pyodide_out / snap["name"]).read_bytes())).hexdigest()
+            # bytes, from the .gz (with the wasm's pages) or from the copy kept inflated
+            # (js/snapshot-inflate.mjs).
+            manifest["snapshot_inflated_sha256"] = snap["inflated_sha256"]
             manifest["snapshot_modules"] = snap["modules"]
             report["snapshot"] = snap
             files.append(pyodide_out / snap["name"])
             if not quiet:
                 print(f"  runtime: memory snapshot {snap['name']}, {snap['bytes']:,d} bytes "
-                      f"({snap['raw']:,d} bytes of memory, {snap['stored']:,d} not zero; "
+                      f"({snap['heap']:,d} bytes of wasm memory, the most Pyodide restores "
+                      f"{limit:,d}, {snap['in_use']:,d} in use; {snap['stored']:,d} not zero, "
+                      f"{snap['base_pages']} pages of them copied from the wasm; "
                       f"{snap['modules']} modules), "
                       f"{'cached' if snap['cached'] else 'built'} in {snap['seconds']:.1f} s")
-        except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
-            print(f"build.py: WARNING: no memory snapshot, warm visits boot from the precompiled "
-                  f"standard library ({exc})", file=sys.stderr)
     if package_zip:
         package = package_zip.with_name(PACKAGE_STEM + TAR_SUFFIX)
         zip_to_tar_gz(package_zip, package)
@@ -526,6 +631,8 @@ def build_runtime(pyodide_out: Path, *, package_zip: Path | None = None, quiet: 
 #: the page inflates natively and writes into Python's file system itself, see
 #: web/static/js/pyodide-fast.mjs; smaller than the zip, too).
 PACKAGE_STEM = "pygames"
+#: The part of every page's game files that they all share: ``pygames-shared-<hash>.tar.gz``.
+SHARED_ARCHIVE = "shared"
 TAR_SUFFIX = ".tar.gz"
 _TAR_MTIME = 1577836800  # 2020-01-01: reproducible archives
 

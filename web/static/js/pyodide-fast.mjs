@@ -100,8 +100,16 @@ const nextPaint = () => new Promise((resolve) => {
 // This page's part of them only (a first visit downloads no other game).
 const archive = RUNTIME?.pages?.[document.documentElement.dataset.family] ?? RUNTIME?.package;
 boot.archive = archive;
+// Nothing is downloaded before the page before Python (the setup, or the saved game drawn:
+// js/view-early.js `painted`) is on screen: the runtime's megabytes never delay that paint,
+// the page's largest (Lighthouse's LCP replays on a slow link every request that ended
+// before it).  Reading the caches (the snapshot) begins at once.
+const earlyPainted = new Promise((resolve) => {
+  if (document.readyState === "loading") addEventListener("DOMContentLoaded", resolve, { once: true });
+  else resolve();
+}).then(() => window.pygames.early?.painted).then(() => stage("painted"), () => {});
 const gameFiles = archive
-  ? fetch(new URL(`../${archive}`, import.meta.url)).then((response) => {
+  ? earlyPainted.then(() => fetch(new URL(`../${archive}`, import.meta.url))).then((response) => {
     if (!response.ok) throw new Error(`${archive}: ${response.status}`);
     return readTarGz(response);
   })
@@ -227,8 +235,11 @@ async function start() {
   const withZip = RUNTIME
     ? { stdLibURL: new URL(RUNTIME.stdlib, BASE).href, lockFileContents: RUNTIME.lock } : {};
   let snapshot = null;
+  const cached = cachedSnapshot();
+  cached.catch(() => {});
+  await earlyPainted;
   try {
-    snapshot = await cachedSnapshot();
+    snapshot = await cached;
   } catch (err) {
     boot.skipped = String(err);
   }

@@ -73,38 +73,65 @@ def visit(page, url: str) -> dict:
     return out
 
 
-#: In the saved game's page, drawn before Python: when a tap comes (its event's time) and when
-#: the saved game holds one more action (polled each frame).
-WATCH_TAP = """(key) => {
-  const actions = () => JSON.parse(localStorage.getItem(key)).record.actions.length;
+#: In the saved game's page, from its first line (an init script: no wait for the page's main
+#: thread, which Python's start keeps busy): when the tap comes (its event's time), whether
+#: Python was ready then, and when the saved game holds one more action (polled each frame).
+WATCH_TAP = """(() => {
+  const key = KEY;
+  const actions = () => {
+    try { return JSON.parse(localStorage.getItem(key)).record.actions.length; } catch { return -1; }
+  };
   const n = actions();
   const tap = (window.__tap = { tapAt: null, effectAt: null, readyAtTap: null });
   addEventListener("click", (e) => {
-    if (tap.tapAt === null) { tap.tapAt = e.timeStamp; tap.readyAtTap = document.body.dataset.ready || null; }
+    if (tap.tapAt === null) { tap.tapAt = e.timeStamp; tap.readyAtTap = !!document.body.dataset.ready; }
   }, true);
   const poll = () => {
-    if (actions() > n) tap.effectAt = performance.now(); else requestAnimationFrame(poll);
+    if (tap.tapAt !== null && actions() > n) tap.effectAt = performance.now(); else requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
-}"""
+})()"""
+
+
+def tap_point(page, url: str) -> tuple[float, float] | None:
+    """Where Lancer is on the saved game's drawing: a visit with Python held back (the game's
+    archive never arrives), read at leisure."""
+    held = []
+    page.route("**/pygames-*.tar.gz", lambda route: held.append(route))
+    try:
+        page.goto(url)
+        page.wait_for_selector("body[data-early=view]", timeout=300_000)
+        if not page.evaluate(f"() => typeof {js_global('early', '?.play')} === 'function'"):
+            return None  # a build that keeps no tap (before issue #24): the drawing is inert
+        box = page.locator("#roll").bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    finally:
+        page.unroute("**/pygames-*.tar.gz")
+        for route in held:
+            try:
+                route.abort()
+            except Exception:
+                pass
 
 
 def tap_early(page, url: str, family: str) -> dict:
-    """The saved game again; Lancer tapped on the drawing before Python; until it is played."""
-    page.goto(url)
-    page.wait_for_selector("body[data-early=view]", timeout=300_000)
-    if not page.evaluate(f"() => typeof {js_global('early', '?.play')} === 'function'"):
-        # A build that keeps no tap (before issue #24): the drawing is inert, the tap is lost.
+    """The saved game again; Lancer tapped as soon as the drawing is on screen (Python waking:
+    js/view-early.js keeps the tap); until it is played."""
+    point = tap_point(page, url)
+    if point is None:
         return {"early": "view", "content": None, "ready": None, "tap_effect": None,
                 "ready_effect": None, "readyAtTap": None}
-    page.evaluate(WATCH_TAP, f"pygames:{family}:match")
-    page.click("#roll", force=True, timeout=300_000)  # no wait for frames: the main thread may be busy
+    page.add_init_script(WATCH_TAP.replace("KEY", json.dumps(f"pygames:{family}:match")))
+    page.goto(url)
+    page.wait_for_selector("body[data-early=view]", timeout=300_000)
+    page.mouse.click(*point)
     page.wait_for_function("() => window.__tap.effectAt !== null", timeout=300_000)
-    out = page.evaluate(f"() => ({{...window.__tap, ready: {js_global('ready_at')}}})")
+    out = page.evaluate(f"() => ({{...window.__tap, ready: {js_global('ready_at')},"
+                        f" drawn: {js_global('early_at')}}})")
     out["tap_effect"] = out["effectAt"] - out["tapAt"]
     out["ready_effect"] = out["effectAt"] - out["ready"]
     out["early"] = "view"
-    out["content"] = out["ready_effect"]  # (for the summary lines: the two figures above)
+    out["content"] = out["ready_effect"]  # (unused: the summary prints the two figures above)
     return out
 
 
@@ -166,7 +193,9 @@ def main(argv=None) -> int:
                             if s != "tap") + (
                                 f", tap>effect {got['tap']['tap_effect']:.0f}"
                                 f" ready>effect {got['tap']['ready_effect']:.0f}"
-                                f" (tapped {'after' if got['tap']['readyAtTap'] else 'before'} ready)"
+                                f" (drawn {got['tap']['drawn']:.0f}, tapped {got['tap']['tapAt']:.0f},"
+                                f" {'after' if got['tap']['readyAtTap'] else 'before'} ready"
+                                f" {got['tap']['ready']:.0f})"
                                 if got["tap"]["tap_effect"] is not None else ", tap lost"),
                             file=sys.stderr, flush=True)
             browser.close()

@@ -131,6 +131,7 @@ def saved_profile(site_url: str, page: str, chrome: str, directory: str) -> None
             tab.wait_for_function(READY_JS, timeout=300_000)
             tab.click("#start")
             tab.wait_for_selector("#table:not([hidden])")
+            tab.wait_for_selector("#roll:not([disabled])")  # a person's turn: no computer plays on reload
             tab.wait_for_function(  # the game saved and its drawing kept (js/view-early.js)
                 f"([m, v]) => localStorage.getItem(m) && localStorage.getItem(v)"
                 f" && !{js_global('early', '.busy()')}",

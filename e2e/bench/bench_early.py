@@ -93,38 +93,19 @@ WATCH_TAP = """(() => {
 })()"""
 
 
-def tap_point(page, url: str) -> tuple[float, float] | None:
-    """Where Lancer is on the saved game's drawing: a visit with Python held back (the game's
-    archive never arrives), read at leisure."""
-    held = []
-    page.route("**/pygames-*.tar.gz", lambda route: held.append(route))
-    try:
-        page.goto(url)
-        page.wait_for_selector("body[data-early=view]", timeout=300_000)
-        if not page.evaluate(f"() => typeof {js_global('early', '?.play')} === 'function'"):
-            return None  # a build that keeps no tap (before issue #24): the drawing is inert
-        box = page.locator("#roll").bounding_box()
-        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    finally:
-        page.unroute("**/pygames-*.tar.gz")
-        for route in held:
-            try:
-                route.abort()
-            except Exception:
-                pass
-
-
 def tap_early(page, url: str, family: str) -> dict:
     """The saved game again; Lancer tapped as soon as the drawing is on screen (Python waking:
-    js/view-early.js keeps the tap); until it is played."""
-    point = tap_point(page, url)
-    if point is None:
-        return {"early": "view", "content": None, "ready": None, "tap_effect": None,
-                "ready_effect": None, "readyAtTap": None}
+    js/view-early.js keeps the tap, or the shell takes it once ready); until it is played."""
     page.add_init_script(WATCH_TAP.replace("KEY", json.dumps(f"pygames:{family}:match")))
     page.goto(url)
     page.wait_for_selector("body[data-early=view]", timeout=300_000)
-    page.mouse.click(*point)
+    if not page.evaluate(f"() => typeof {js_global('early', '?.play')} === 'function'"):
+        # A build that keeps no tap (before issue #24): the drawing is inert, the tap is lost.
+        return {"early": "view", "content": None, "ready": None, "tap_effect": None,
+                "ready_effect": None, "readyAtTap": None}
+    # (The renderer takes the tap when its main thread is free: while Python's start holds it,
+    # the tap waits, as a person's does; `tapped` says when it was taken, before or after ready.)
+    page.click("#roll", force=True, timeout=300_000)
     page.wait_for_function("() => window.__tap.effectAt !== null", timeout=300_000)
     out = page.evaluate(f"() => ({{...window.__tap, ready: {js_global('ready_at')},"
                         f" drawn: {js_global('early_at')}}})")

@@ -127,11 +127,13 @@ def saved_profile(site_url: str, page: str, chrome: str, directory: str) -> None
         try:
             tab = context.pages[0] if context.pages else context.new_page()
             tab.set_default_timeout(300_000)
-            tab.goto(f"{site_url}{page}.html?seed=lighthouse")
+            tab.goto(f"{site_url}{page}.html?seed=lighthouse&pace=0")
             tab.wait_for_function(READY_JS, timeout=300_000)
             tab.click("#start")
             tab.wait_for_selector("#table:not([hidden])")
-            tab.wait_for_selector("#roll:not([disabled])")  # a person's turn: no computer plays on reload
+            tab.wait_for_function(  # a person's turn: no computer plays after the reload
+                "() => !document.getElementById('table').hasAttribute('data-computer-turn')"
+                " && !document.getElementById('roll').disabled")
             tab.wait_for_function(  # the game saved and its drawing kept (js/view-early.js)
                 f"([m, v]) => localStorage.getItem(m) && localStorage.getItem(v)"
                 f" && !{js_global('early', '.busy()')}",

@@ -5,8 +5,10 @@ game page of the registry and its embed page:
   player rows within the range, the last choices restored; "Commencer la partie" clicked
   before Python is ready says "Démarrage…" and the game starts when Python is, with exactly
   the players and options chosen;
-* a saved game is drawn at once as it was last drawn (js/view-early.js), inert, with a
-  "Réveil du jeu…" sign, then becomes live;
+* a saved game is drawn at once as it was last drawn (js/view-early.js), with a
+  "Réveil du jeu…" status line, then becomes live; a tap and a key made on it meanwhile are
+  played once Python is ready, in order (issue #24);
+* the largest paint (LCP) is the early page, and Python draws in it: the node stays (#24);
 * a damaged or hostile stored drawing is ignored (the loading screen shows, the game still
   starts), and names in it stay text.
 
@@ -169,7 +171,7 @@ def test_setup_before_python_then_the_game_starts_with_it(page, site_url, reques
 
 
 @pytest.mark.parametrize("family,embed", PAGES, ids=[f"{f}{'-embed' if e else ''}" for f, e in PAGES])
-def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, request_log, family, embed):
+def test_a_saved_game_is_drawn_before_python_then_live(page, site_url, request_log, family, embed):
     game_page = visit(page, site_url, family, embed)
     game_page.wait_ready()
     page.locator("#player-rows li input").first.fill(HOSTILE)
@@ -184,10 +186,11 @@ def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, req
     page.wait_for_selector("body[data-early=view]")
     assert page.is_hidden("#loading") and page.is_hidden("#setup")
     assert page.locator("#table").count() == 1 and page.is_visible("#table")
-    assert page.get_attribute("#table", "inert") == "" and page.is_visible(".waking")
+    assert page.get_attribute("#table", "aria-busy") == "true" and page.is_visible(".waking")
     assert page.text_content(".waking") == "Réveil du jeu…"
     assert page.inner_text("#table") == live_text
-    assert page.locator("#table :is(button, input, select):not([disabled])").count() == 0
+    # Its fields wait for the live ones (taps and keys are kept: see the test below).
+    assert page.locator("#table :is(input, select):not([disabled])").count() == 0
     assert HOSTILE in page.text_content("#table") and page.locator("#main img").count() == 0
     assert not game_page.is_ready()
     hold.release()
@@ -237,3 +240,110 @@ def test_a_saved_game_is_drawn_before_python_inert_then_live(page, site_url, req
     hold.release()
     game_page.wait_ready()
     assert page.locator("#table .hint").count() == 1 and page.evaluate("window.__pwned") is None
+
+
+# --- taps and keys while the game wakes (issue #24, "Nothing typed is lost") ------------
+#: Per page: who plays, how the saved game is brought to the moment of the test, the tap and
+#: the key made on the drawing while Python is held back (in this order), and the actions
+#: they must add to the record (the notations; a throw's dice, chance, left out).
+#: Yams and the linotte: 1 keeps the first die (@1), then a tap on Lancer throws the others (the
+#: other order would throw all five). The Dé Landais (two people): S seals Léa's points, then
+#: a tap on Lancer throws for Paul (the other order would throw for Léa). The 421 (two
+#: people): a tap on Lancer throws for Léa, then Space for Paul.
+TWO = (("Léa", "human"), ("Paul", "human"))
+KEEP_THEN_THROW = {"players": (), "before": "roll", "steps": (("key", "1"), ("tap", "#roll")),
+                   "adds": lambda acts: acts[0].startswith("keep ") and acts[0].endswith(" @1")}
+WAKING = {
+    "yams": KEEP_THEN_THROW,
+    "linotte": KEEP_THEN_THROW,
+    "de-landais": {"players": TWO, "before": "floating", "steps": (("key", "s"), ("tap", "#roll")),
+                   "adds": lambda acts: acts[:2] == ["seal", "roll"]},
+    "421": {"players": TWO, "before": None, "steps": (("tap", "#roll"), ("key", "Space")),
+            "adds": lambda acts: acts[:2] == ["roll", "roll"]},
+}
+#: JS: the record's actions (notations) after the first `n`, chance outcomes left out.
+CHOSEN_JS = """([k, n]) => JSON.parse(localStorage.getItem(k)).record.actions.slice(n)
+  .map((a) => typeof a === 'string' ? a : (a.action ?? a.notation ?? JSON.stringify(a)))"""
+
+
+@pytest.mark.parametrize("family", GAME_PAGES)
+def test_taps_and_keys_while_the_game_wakes_are_played_in_order(page, site_url, request_log, family):
+    plan = WAKING[family]
+    game_page = visit(page, site_url, family, False)
+    game_page.wait_ready()
+    game_page.fill_setup(plan["players"])
+    game_page.start()
+    game_page.wait_person_or_end()
+    if plan["before"] == "roll":
+        before = game_page.actions()
+        page.click("#roll")
+        game_page.wait_actions_above(before)
+    elif plan["before"] == "floating":
+        from harness.landais import throw_until_floating
+
+        throw_until_floating(game_page)
+    settle(game_page)
+    n = game_page.actions()
+
+    hold = Hold(page)
+    visit(page, site_url, family, False)
+    page.wait_for_selector("body[data-early=view]")
+    waking = page.locator(".waking")
+    assert waking.is_visible() and waking.text_content() == "Réveil du jeu…"
+    assert waking.get_attribute("role") == "status"
+    # The drawing takes the tap (nothing happens on it yet) and the key, and says so.
+    for kind, what in plan["steps"]:
+        if kind == "tap":
+            page.click(what)
+        else:
+            page.keyboard.press(what)
+    assert waking.text_content() == "Réveil du jeu… 2 coups en attente"
+    assert not game_page.is_ready() and game_page.actions() == n
+    hold.release()
+    game_page.wait_ready()
+    game_page.wait_actions_above(n)
+    page.wait_for_selector("body[data-early-played]")
+    game_page.wait_person_or_end()
+    added = [a for a in page.evaluate(CHOSEN_JS, [game_page.key("match"), n])
+             if not a.startswith(("dice", "throw ", "faces"))]
+    assert plan["adds"](added), added
+    assert page.locator(".waking").count() == 0 and page.locator(".early-view").count() == 0
+
+
+# --- the largest paint (issue #24, "The early page is the largest paint") ---------------
+#: Every largest-contentful-paint candidate of the page, kept with its element.
+LCP_INIT = """
+window.__lcp = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__lcp.push({ time: e.startTime, size: e.size, element: e.element });
+}).observe({ type: "largest-contentful-paint", buffered: true });
+"""
+#: Some frames after the ready signal (a paint of Python's has had its turn to be counted),
+#: then the page's last candidate: where it is, when, and whether it is still in the page.
+LCP_JS = """async ([ready, within]) => {
+  for (let i = 0; i < 20; i++) await new Promise((r) => requestAnimationFrame(r));
+  const all = window.__lcp, last = all[all.length - 1];
+  return { count: all.length, time: last.time, ready: ready,
+           inside: !!last.element && !!last.element.closest(within),
+           connected: !!last.element && last.element.isConnected,
+           what: last.element ? last.element.outerHTML.slice(0, 120) : null };
+}"""
+
+
+@pytest.mark.parametrize("way", ["setup", "saved"])
+@pytest.mark.parametrize("family", GAME_PAGES)
+def test_the_largest_paint_is_the_early_page_and_python_keeps_it(page, site_url, request_log, family, way):
+    game_page = visit(page, site_url, family, False)
+    game_page.wait_ready()
+    if way == "saved":
+        game_page.start()
+        settle(game_page)
+    page.add_init_script(LCP_INIT)
+    visit(page, site_url, family, False)
+    page.wait_for_selector(f"body[data-early={'view' if way == 'saved' else 'setup'}]")
+    game_page.wait_ready()
+    ready = page.evaluate(js_global("ready_at"))
+    got = page.evaluate(LCP_JS, [ready, "#setup" if way == "setup" else "#table, #end"])
+    # Painted before Python was ready, never outdone by what it drew, and the same node now.
+    assert got["count"] >= 1 and got["time"] < got["ready"], got
+    assert got["inside"] and got["connected"], got

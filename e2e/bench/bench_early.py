@@ -10,7 +10,9 @@ context (service worker allowed, as a visitor has it):
 
 * ``first``: the first visit (empty cache) of ``<page>.html?seed=bench&pace=0``;
 * ``later``: the same page again (no saved game: the setup);
-* ``saved``: a game is started, then the page opened again (the saved game).
+* ``saved``: a game is started, then the page opened again (the saved game);
+* ``tap``: the saved game opened again, and Lancer tapped as soon as the drawing is on screen
+  (Python still waking: js/view-early.js keeps the tap and the shell plays it once ready).
 
 Figures, in ms from the navigation start: ``content``, when real content is painted
 (the setup or the saved game drawn before Python: the Element Timing of
@@ -18,8 +20,9 @@ js/setup-early.js's / js/view-early.js's marked text; a page without them has it
 real content when Python is ready) and ``ready``, the time to interactive
 (the ready time the page records, ``GLOBALS["ready_at"]`` in e2e/harness/pages.py: the shell
 has started). Medians; the ratios 4×/1× and
-content/ready; the machine's load average before and after (2 cores shared by others:
-read the figures with it).
+content/ready; for ``tap``, ``tap>effect`` (from the tap to its effect: the throw in the
+saved game) and ``ready>effect`` (from Python's ready time to it); the machine's load average
+before and after (2 cores shared by others: read the figures with it).
 """
 
 from __future__ import annotations
@@ -70,6 +73,49 @@ def visit(page, url: str) -> dict:
     return out
 
 
+#: In the saved game's page, from its first line (an init script: no wait for the page's main
+#: thread, which Python's start keeps busy): when the tap comes (its event's time), whether
+#: Python was ready then, and when the saved game holds one more action (polled each frame).
+WATCH_TAP = """(() => {
+  const key = KEY;
+  const actions = () => {
+    try { return JSON.parse(localStorage.getItem(key)).record.actions.length; } catch { return -1; }
+  };
+  const n = actions();
+  const tap = (window.__tap = { tapAt: null, effectAt: null, readyAtTap: null });
+  addEventListener("click", (e) => {
+    if (tap.tapAt === null) { tap.tapAt = e.timeStamp; tap.readyAtTap = !!document.body.dataset.ready; }
+  }, true);
+  const poll = () => {
+    if (tap.tapAt !== null && actions() > n) tap.effectAt = performance.now(); else requestAnimationFrame(poll);
+  };
+  requestAnimationFrame(poll);
+})()"""
+
+
+def tap_early(page, url: str, family: str) -> dict:
+    """The saved game again; Lancer tapped as soon as the drawing is on screen (Python waking:
+    js/view-early.js keeps the tap, or the shell takes it once ready); until it is played."""
+    page.add_init_script(WATCH_TAP.replace("KEY", json.dumps(f"pygames:{family}:match")))
+    page.goto(url)
+    page.wait_for_selector("body[data-early=view]", timeout=300_000)
+    if not page.evaluate(f"() => typeof {js_global('early', '?.play')} === 'function'"):
+        # A build that keeps no tap (before issue #24): the drawing is inert, the tap is lost.
+        return {"early": "view", "content": None, "ready": None, "tap_effect": None,
+                "ready_effect": None, "readyAtTap": None}
+    # (The renderer takes the tap when its main thread is free: while Python's start holds it,
+    # the tap waits, as a person's does; `tapped` says when it was taken, before or after ready.)
+    page.click("#roll", force=True, timeout=300_000)
+    page.wait_for_function("() => window.__tap.effectAt !== null", timeout=300_000)
+    out = page.evaluate(f"() => ({{...window.__tap, ready: {js_global('ready_at')},"
+                        f" drawn: {js_global('early_at')}}})")
+    out["tap_effect"] = out["effectAt"] - out["tapAt"]
+    out["ready_effect"] = out["effectAt"] - out["ready"]
+    out["early"] = "view"
+    out["content"] = out["ready_effect"]  # (unused: the summary prints the two figures above)
+    return out
+
+
 def run_page(browser, site_url: str, family: str, rate: int) -> dict:
     context = browser.new_context(viewport={"width": 360, "height": 740})
     log = site.RequestLog().attach(context)
@@ -86,11 +132,13 @@ def run_page(browser, site_url: str, family: str, rate: int) -> dict:
         out["later"] = visit(page, url)
         page.click("#start")
         page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_selector("#roll:not([disabled])")  # a person's turn (the computer at once)
         page.wait_for_function(  # the drawing stored (a build without it: the game saved)
             f"([m, v]) => localStorage.getItem(m) && (!{js_global('early')}"
             f" || (localStorage.getItem(v) && !{js_global('early', '.busy()')}))",
             arg=[f"pygames:{family}:match", f"pygames:{family}:view"])
         out["saved"] = visit(page, url)
+        out["tap"] = tap_early(page, url, family)
         return out
     finally:
         context.close()
@@ -122,7 +170,14 @@ def main(argv=None) -> int:
                         for scenario, fig in got.items():
                             raw.setdefault(f"{family} {rate}x {scenario}", []).append(fig)
                         print(f"round {r + 1} {family} {rate}x: " + ", ".join(
-                            f"{s} {f['content']:.0f}/{f['ready']:.0f} ({f['early']})" for s, f in got.items()),
+                            f"{s} {f['content']:.0f}/{f['ready']:.0f} ({f['early']})" for s, f in got.items()
+                            if s != "tap") + (
+                                f", tap>effect {got['tap']['tap_effect']:.0f}"
+                                f" ready>effect {got['tap']['ready_effect']:.0f}"
+                                f" (drawn {got['tap']['drawn']:.0f}, tapped {got['tap']['tapAt']:.0f},"
+                                f" {'after' if got['tap']['readyAtTap'] else 'before'} ready"
+                                f" {got['tap']['ready']:.0f})"
+                                if got["tap"]["tap_effect"] is not None else ", tap lost"),
                             file=sys.stderr, flush=True)
             browser.close()
     finally:
@@ -153,6 +208,14 @@ def main(argv=None) -> int:
                 key = f"{family} {r}x {scenario}"
                 row += f"{med(key, 'content') / med(key, 'ready'):>19.2f}"
             print(row)
+    print(f"\n{'page':<11}" + "".join(f"{f'tap>effect {r}x':>16}{f'ready>effect {r}x':>18}" for r in rates)
+          + "   (a tap on the saved game's drawing before Python is ready; medians, ms)")
+    for family in pages:
+        row = f"{family:<11}"
+        for r in rates:
+            key = f"{family} {r}x tap"
+            row += f"{med(key, 'tap_effect'):>16.0f}{med(key, 'ready_effect'):>18.0f}"
+        print(row)
     if args.json:
         Path(args.json).write_text(json.dumps({"load_before": load_before, "load_after": load_after,
                                                "raw": raw}, indent=1))

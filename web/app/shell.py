@@ -1078,4 +1078,6 @@ def main(family_id):
     # The page's one ready signal (README, "window.pygames"), and when it came.
     window.pygames.readyAt = window.performance.now()
     document.body.dataset.ready = "1"
+    if early:
+        early.play()  # the taps and keys made on the drawing while Python woke, in order
     return shell

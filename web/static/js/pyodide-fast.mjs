@@ -104,11 +104,20 @@ const own = RUNTIME?.pages?.[document.documentElement.dataset.family];
 const archive = own ?? RUNTIME?.package;
 boot.archive = archive;
 boot.shared = own ? RUNTIME.shared : null;
+// Nothing is downloaded before the page before Python (the setup, or the saved game drawn:
+// js/view-early.js `painted`) is on screen: the runtime's megabytes never delay that paint,
+// the page's largest (Lighthouse's LCP replays on a slow link every request that ended
+// before it).  Reading the caches (the snapshot) begins at once.
+const earlyPainted = new Promise((resolve) => {
+  if (document.readyState === "loading") addEventListener("DOMContentLoaded", resolve, { once: true });
+  else resolve();
+}).then(() => window.pygames.early?.painted).then(() => stage("painted"), () => {});
 const readArchive = (name) => fetch(new URL(`../${name}`, import.meta.url)).then((response) => {
   if (!response.ok) throw new Error(`${name}: ${response.status}`);
   return readTarGz(response);
 });
-const gameFiles = Promise.all([boot.shared, archive].filter(Boolean).map(readArchive))
+const gameFiles = earlyPainted
+  .then(() => Promise.all([boot.shared, archive].filter(Boolean).map(readArchive)))
   .then((parts) => parts.flat());
 gameFiles.catch(() => {});
 
@@ -234,8 +243,11 @@ async function start() {
   const withZip = RUNTIME
     ? { stdLibURL: new URL(RUNTIME.stdlib, BASE).href, lockFileContents: RUNTIME.lock } : {};
   let snapshot = null;
+  const cached = cachedSnapshot();
+  cached.catch(() => {});
+  await earlyPainted;
   try {
-    snapshot = await cachedSnapshot();
+    snapshot = await cached;
   } catch (err) {
     boot.skipped = String(err);
   }

@@ -3,10 +3,23 @@
 // pygames.early.storeView() after each redraw; this keeps a bounded JSON tree of the table
 // (allow-listed tags and attributes, and text; never HTML) under pygames:<id>:view. On the
 // next visit the tree is rebuilt with createElement and textContent only, so whatever a
-// stored name holds stays text; it is inert, with a discreet "Réveil du jeu…" sign, and
-// Python's shell calls pygames.early.release() first thing, then draws the live table in the
-// same task. A stored view that does not match the saved game, or is damaged in any way, is
-// ignored: the loading screen shows as before. js/setup-early.js uses the keys below.
+// stored name holds stays text. A stored view that does not match the saved game, or is
+// damaged in any way, is ignored: the loading screen shows as before. js/setup-early.js uses
+// the keys below.
+//
+// * While Python wakes, the drawing says so (a status line, "Réveil du jeu…") and keeps
+//   what the player does: a tap on a control of the drawing, a key off the form fields
+//   (the shell's own shortcuts), in order. The shell (app/shell.py) calls release() first
+//   thing, draws the live table in the same task, and once it is ready calls play(): the
+//   taps and keys are played then, one after the other, as the player made them.
+// * The drawing is adopted, not replaced: release() puts the page's own sections back as the
+//   build wrote them (what the shell expects to bind and draw), but every element of the
+//   drawing that the page has too (same id, same tag) takes its place, emptied to the
+//   build's attributes and children. The text painted early (the page's largest paint, what
+//   Lighthouse's LCP counts) thus stays the same node once Python has drawn in it.
+// * `painted`: a promise, settled once the page before Python (this drawing, or the setup,
+//   js/setup-early.js) is on screen: Python's runtime (js/pyodide-fast.mjs) downloads
+//   nothing before it, so that its megabytes never delay that paint.
 (() => {
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
@@ -47,6 +60,33 @@
     setup: `pygames:${family}:setup${suffix}`,
     view: `pygames:${family}:view${suffix}`,
   };
+
+  // --- the first paint of the page before Python ----------------------------------------
+  // Element Timing of the marked text (this script's sign, setup-early.js's title); a frame
+  // after DOMContentLoaded where it is not supported or nothing is marked (the loading screen),
+  // at once in a hidden tab (no frames there), and after 2 s in any case.
+  const painted = new Promise((resolve) => {
+    const done = () => resolve(performance.now());
+    setTimeout(done, 2000);
+    if (document.visibilityState === "hidden") { done(); return; }
+    addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") done(); });
+    const timed = typeof PerformanceObserver === "function"
+      && (PerformanceObserver.supportedEntryTypes || []).includes("element");
+    if (timed) {
+      new PerformanceObserver((list, observer) => {
+        if (list.getEntries().some((e) => e.identifier.startsWith("pygames-"))) {
+          observer.disconnect();
+          done();
+        }
+      }).observe({ type: "element", buffered: true });
+    }
+    const frame = () => requestAnimationFrame(() => setTimeout(done, 0));
+    const loaded = () => {
+      if (!timed || !document.querySelector("[elementtiming^='pygames-']:not([hidden])")) frame();
+    };
+    if (document.readyState === "loading") addEventListener("DOMContentLoaded", loaded, { once: true });
+    else loaded();
+  });
 
   function get(key) {
     try { return localStorage.getItem(key); } catch { return null; }
@@ -166,6 +206,67 @@
   }
 
   let originals = [], copies = [], sign = null;
+  const queue = [];  // what the player did while Python woke: {tap: where} or {key: {...}}
+  let playing = false;
+
+  function say() {
+    if (!sign || !pygames.t) return;
+    sign.textContent = queue.length
+      ? pygames.t("js.view.queued", { n: queue.length }) : pygames.t("js.view.waking");
+  }
+
+  // Where a node is: the nearest element with an id (itself or above), and the path of child
+  // places from there; with its tag, and the action it showed (data-action) when it has no id
+  // of its own, checked when it is found again (a control with an id is that control, whatever
+  // it plays by then: Lancer after a die was kept).
+  function where(node) {
+    const path = [];
+    let at = node;
+    while (at && !at.id) {
+      const parent = at.parentElement;
+      if (!parent) return null;
+      path.unshift(Array.prototype.indexOf.call(parent.children, at));
+      at = parent;
+    }
+    if (!at) return null;
+    return { id: at.id, path, tag: node.localName, action: path.length ? node.getAttribute("data-action") : null };
+  }
+  function find(place) {
+    let node = document.getElementById(place.id);
+    for (const i of place.path) node = node?.children[i];
+    return node && node.localName === place.tag
+      && (!place.path.length || node.getAttribute("data-action") === place.action) ? node : null;
+  }
+
+  const CONTROL = "button, [data-action], [data-die], [role=button]";
+  const FIELD = "input, select, textarea, [contenteditable]";
+
+  // A tap on a control of the drawing: kept (the drawing's own controls do nothing).
+  function onTap(event) {
+    if (!copies.length) return;
+    const target = event.target;
+    if (!copies.some((s) => s.contains(target))) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const control = target.closest?.(CONTROL);
+    const place = control && !control.matches(FIELD) ? where(control) : null;
+    if (place) { queue.push({ tap: place }); say(); }
+  }
+
+  // A key the shell may take (app/shell.py _on_key): not with Ctrl, Alt or Meta, not Tab,
+  // not typed into a field; Space and Enter on a control of the drawing are its tap.
+  function onKey(event) {
+    if (!copies.length || event.ctrlKey || event.altKey || event.metaKey || event.isComposing
+        || event.repeat) return;
+    const { key, code, shiftKey } = event;
+    if (key === "Tab" || key === "Escape" || ["Shift", "Control", "Alt", "Meta"].includes(key)) return;
+    const target = event.target;
+    if (target?.closest?.(FIELD) || target?.closest?.("dialog[open]")) return;
+    if ([" ", "Enter"].includes(key) && target?.closest?.(CONTROL)) return;
+    if (key.length === 1 || [" ", "Enter"].includes(key)) event.preventDefault();  // no scrolling
+    queue.push({ key: { key, code, shiftKey } });
+    say();
+  }
 
   function show() {
     if (params.has("fresh") || replay) return false;
@@ -195,42 +296,87 @@
     }
     sign = document.createElement("p");
     sign.className = "waking";
-    sign.setAttribute("role", "status");
-    sign.textContent = pygames.t ? pygames.t("js.view.waking") : "";
+    sign.setAttribute("role", "status");  // polite
     sign.setAttribute("elementtiming", "pygames-view");  // measured by e2e/bench/bench_early.py
+    say();
     table.before(sign);
     for (const s of sections) {
       s.hidden = false;
-      s.setAttribute("inert", "");
       s.setAttribute("aria-busy", "true");
       s.classList.add("early-view");
-      for (const control of s.querySelectorAll("button, input, select")) control.disabled = true;
+      // Typing waits for the live fields; the controls take taps (kept, see onTap).
+      for (const field of s.querySelectorAll("input, select, textarea")) field.disabled = true;
       table.before(s);
     }
     copies = sections;
     for (const node of originals) node.remove();
     const loading = document.getElementById("loading");
     if (loading) loading.hidden = true;
+    addEventListener("click", onTap, true);
+    addEventListener("keydown", onKey, true);
     body.dataset.early = "view";
     pygames.earlyAt = performance.now();
     return true;
   }
 
-  // The live table takes the drawing's place (Python's shell, before it draws anything).
+  // The live table takes the drawing's place (Python's shell, before it draws anything): the
+  // page's sections as the build wrote them, each of their elements with an id that the
+  // drawing has too (same tag) being the drawing's node, emptied to the build's own
+  // attributes and children (outer ones first: an inner one is then in place to be taken).
   function release() {
+    removeEventListener("click", onTap, true);
+    removeEventListener("keydown", onKey, true);
     if (!copies.length) return;
+    const drawn = new Map();
+    for (const s of copies) {
+      for (const node of [s, ...s.querySelectorAll("[id]")]) {
+        if (!drawn.has(node.id)) drawn.set(node.id, node);
+      }
+    }
     const anchor = copies[0];
     for (const node of originals) anchor.before(node);
     for (const node of copies) node.remove();
     sign?.remove();
+    for (const section of originals) {
+      for (const node of [section, ...section.querySelectorAll("[id]")]) {
+        const copy = drawn.get(node.id);
+        if (!copy || copy.localName !== node.localName || copy.namespaceURI !== node.namespaceURI
+            || !node.isConnected || copy.contains(node)) continue;
+        drawn.delete(node.id);
+        for (const name of copy.getAttributeNames()) copy.removeAttribute(name);
+        for (const { name, value } of node.attributes) copy.setAttribute(name, value);
+        copy.replaceChildren(...node.childNodes);
+        node.replaceWith(copy);
+      }
+    }
     copies = [];
     originals = [];
     body.dataset.earlyView = "released";
   }
 
+  // What the player did while Python woke, played in order (the shell calls it once ready):
+  // a tap clicks the same control of the live table (when it is there, the same action),
+  // a key goes to the page as the shell's shortcut. One per task: each one's drawing first.
+  async function play() {
+    if (playing) return;
+    playing = true;
+    while (queue.length) {
+      const item = queue.shift();
+      if (item.tap) {
+        const node = find(item.tap);
+        if (node && !node.disabled && !node.closest("[hidden], [inert]")) node.click();
+      } else {  // (made off any control: the page's, not the focused button's)
+        body.dispatchEvent(new KeyboardEvent("keydown", { ...item.key, bubbles: true, cancelable: true }));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    playing = false;
+    body.dataset.earlyPlayed = "1";
+  }
+
   const busy = () => timer !== 0;  // a drawing waits to be stored (for the tests)
 
-  pygames.early = { keys, replay, digest, storeView, busy, release };
+  pygames.early = { keys, replay, digest, storeView, busy, release, play, painted };
   try {
     show();
   } catch {  // never stops the page: the loading screen, as without it

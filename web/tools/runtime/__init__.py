@@ -42,8 +42,9 @@ imports (:func:`page_entries`: the shell, the page's view and game module, what 
 import, even inside a function, and PyScript's bytecode -- not the other games, not the
 CLI); what every page has (the shell, the shared core, PyScript's bytecode) is in
 ``pygames-shared-<hash>.tar.gz``, which every page loads beside its own.  A first visit
-downloads those two only; the service worker precaches every page's.  ``pygames-<hash>.tar.gz`` holds every module (for the tests' harness pages
-and a page that names no game; not precached).  The memory snapshot is one for every
+downloads those two only; the service worker precaches every page's.
+``pygames-<hash>.tar.gz`` holds every module (for the tests' harness pages and a page
+that names no game; not precached).  The memory snapshot is one for every
 page: made from all the modules, with every game imported.  All these files are named
 after their content (:func:`content_name`): the snapshot's name covers the standard
 library and every archive, so a snapshot is never paired with another build's files,

@@ -40,6 +40,8 @@ import json
 import re
 import uuid
 
+from guard import BadStored, read_json
+
 from pygames.messages import text
 
 FORMAT = 1
@@ -333,9 +335,9 @@ def read_message(raw) -> dict:
     checked; anything else raises BadMessage."""
     if not isinstance(raw, str) or len(raw) > MAX_MESSAGE:
         raise BadMessage("size")
-    try:
-        value = json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, RecursionError):
+    try:  # (its nesting counted first: a deep one would overflow Pyodide's stack)
+        value = read_json(raw, MAX_MESSAGE, 3)
+    except BadStored:
         raise BadMessage("json") from None
     if not isinstance(value, dict):
         raise BadMessage("not an object")
@@ -359,10 +361,6 @@ def read_message(raw) -> dict:
     if kind == "hello" and not (len(value["device"]) <= 32):
         raise BadMessage("device")
     return value
-
-
-def _no_constant(name):
-    raise ValueError(name)  # NaN, Infinity: not JSON
 
 
 def record_hash(notations) -> str:

@@ -325,7 +325,7 @@ class Remote:
     def _now_waiting(self, send=False):
         """The turn went to a person of another device: the panel, its button focused."""
         self.refresh()
-        if not self.waiting():
+        if not self.waiting() or self.shell.duo.active:  # two devices linked: no link to send
             return
         live = by_id("live").textContent or ""
         shell = self.shell
@@ -446,7 +446,7 @@ class Remote:
         if not panel:
             return
         visible = (self.screen_name in ("table", "end") and match is not None and match.remote is not None
-                   and shell.replay is None)
+                   and shell.replay is None and not shell.duo.active)
         show(panel, visible)
         if not visible:
             return

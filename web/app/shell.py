@@ -37,6 +37,7 @@ import replay_view
 from ask import ask
 from daily import Daily
 from dom import by_id, clear, el, enabled, later, on, pieces_of, query_params, set_text, show, spawn, storage
+from duo import Duo
 from embed import EmbedError, parse_embed
 from flow import Flow
 from guard import (
@@ -107,6 +108,7 @@ class Shell:
         self.stats = StatsView(self)  # the Statistiques dialog; records each finished game
         self.daily = Daily(self)  # the day's challenge (daily.py)
         self.remote = Remote(self)  # playing at a distance, by links (remote_view.py)
+        self.duo = Duo(self)  # two devices at one table, linked (duo.py)
 
     # --- start-up ---------------------------------------------------------------------
 
@@ -118,6 +120,8 @@ class Shell:
         self.flow.bind()
         self.daily.bind()
         self.remote.bind()
+        self.duo.bind()
+        self.duo.start()  # a host's code (#pair=…): this page joins its game, over whatever it shows
         if document.body.hasAttribute("data-embed") and not self._embed_start():
             return
         self.drive = Drive(self.store_key, self._drive_back)  # which tab plays the computer
@@ -261,6 +265,7 @@ class Shell:
             show(by_id("daily"), name == "daily")
         self.daily.screen(name)
         self.remote.screen(name)
+        self.duo.refresh()
         if by_id("share-open"):
             show(by_id("share-open"), name == "table" and self.replay is None)
         if name == "setup":
@@ -457,11 +462,21 @@ class Shell:
             error.textContent = str(err)
             show(error, True)
             return
+        others = self.duo.setup_wanted()  # "Deux appareils": the seats on the other device
+        why = self.duo.check_setup(match, others) if others is not None else None
+        if why:
+            error = by_id("setup-error")
+            error.textContent = why
+            show(error, True)
+            return
         storage.set(
             self.setup_key,
             json.dumps({"game": game.id, "options": options, "players": [p.to_json() for p in players]}),
         )
+        self.duo.new_match()
         self._begin(match)
+        if others is not None:
+            self.duo.host(match, others)
 
     def _begin(self, match, focus=True):
         self.drive.take()
@@ -475,8 +490,11 @@ class Shell:
 
     def _again(self):
         m = self.match
-        self._begin(Match(m.game, m.players, m.options, self._sampler(), m.start, undo=m.undo_allowed,
-                          dice=m.dice))
+        match = Match(m.game, m.players, m.options, self._sampler(), m.start, undo=m.undo_allowed, dice=m.dice)
+        if not self.duo.rehost(match):  # two devices: the new game on both
+            self.duo.new_match()
+        self._begin(match)
+        self.duo.changed()
 
     def _on_quit(self, event):
         if self.match and not self.match.state.is_terminal():
@@ -505,16 +523,19 @@ class Shell:
             and not self.remote.waiting()  # a person of another device plays (remote_view.py)
         )
 
-    def play_text(self, notation):
-        """A human's action, from a data-action notation (a click or a key)."""
-        if not self.human_turn():
-            return
+    def play_text(self, notation, peer=False):
+        """A human's action, from a data-action notation (a click or a key); `peer`: from the
+        other device of a game on two (duo.py checked that its seat is to play).  Returns
+        the reason if it is not played (also said in the hint for this page's own)."""
+        if not (peer or self.human_turn()):
+            return text("site.duo.not_your_turn")
         try:
             action = self.match.game.parse_action(notation)
         except GameError as err:
-            self.hint(str(err))
-            return
-        self.play(action)
+            if not peer:
+                self.hint(str(err))
+            return str(err)
+        return self.play(action, peer=peer)
 
     def throw_faces(self, notation, written):
         """Real dice: a person's throw (`notation`) and the faces typed in for it, played
@@ -536,17 +557,20 @@ class Shell:
         self.play(action, faces=faces)
         return None
 
-    def play(self, action, by_bot=False, faces=None):
+    def play(self, action, by_bot=False, faces=None, peer=False):
         """Apply a player's action, let any dice fall (or, with real dice, those of
-        `faces`: typed in at the table), save, redraw."""
+        `faces`: typed in at the table), save, redraw.  `peer`: the other device's move, in
+        a game on two devices (duo.py).  Returns the reason if it is not played."""
         if self.stale():
-            return
+            return text("site.duo.stale")
         if faces is None and not by_bot and self._awaits_faces(action):
             self.hint(text("site.real.type_first"))
             focus_faces()
-            return
-        if not by_bot and self.tools.hold(action):
-            return  # it waits for the player's confirmation (table_tools.py)
+            return text("site.real.type_first")
+        if not by_bot and not peer and self.tools.hold(action):
+            return None  # it waits for the player's confirmation (table_tools.py)
+        if not by_bot and not peer and self.duo.forward(action):
+            return None  # the guest of two devices: the host plays it, and sends it back
         before = self.match.state
         actor = before.current_player()
         ply = len(self.match.history)
@@ -555,13 +579,15 @@ class Shell:
             if faces is not None:
                 self.match.type_throw(faces)
         except GameError as err:
-            self.hint(str(err))
-            return
+            if not peer:
+                self.hint(str(err))
+            return str(err)
         if not by_bot:
             self.drive.take()  # a person plays here: this tab plays the computer's turns
-        self.remote.played(actor, by_bot)  # (a game by links: that seat is this device's)
+        self.remote.played(actor, by_bot or peer)  # (a game by links: that seat is this device's)
         self.close_advice()
         after = self.match.advance_chance()
+        self.duo.played(ply)  # the host: the move and its dice to the other device
         self.view.moved(before, action, after)
         self.save()
         said = self.flow.cheer(before, action, plain(pieces_of(self.view.describe(before, action, after))),
@@ -576,7 +602,31 @@ class Shell:
             return
         if not by_bot:
             self.schedule_bots()
-        self.flow.after_play(actor, by_bot)
+        self.flow.after_play(actor, by_bot or peer)
+        return None
+
+    def show_moves(self, before, action, actor, ply):
+        """The guest of two devices: moves the host sent were applied to the match (from
+        `before`, the first of them `action`, by `actor`): drawn and said as if played here."""
+        after = self.match.state
+        by_bot = actor is None or actor in self.bots or self.remote.waiting()
+        self.close_advice()
+        try:
+            self.view.moved(before, action, after)
+            said = plain(pieces_of(self.view.describe(before, action, after)))
+        except Exception:  # (never a dice throw first: the host sends a decision and its dice)
+            said = ""
+        self.save()
+        said = self.flow.cheer(before, action, said, by_bot)
+        self.announce(said)
+        self.view.render()
+        self.flow.mark_turn()
+        self.tools.played(ply, said)
+        if self.match.state.is_terminal():
+            self.show_end()
+            self.flow.won()
+            return
+        self.flow.after_play(actor, True)
 
     def _awaits_faces(self, action):
         """With real dice, a person's throw without its faces (a Lancer pressed, a key, the
@@ -591,6 +641,8 @@ class Shell:
             not self.match.players[landing.thrower()].is_computer
 
     def schedule_bots(self):
+        if self.duo.holds_back():
+            return  # the guest of two devices: the host plays the computer's seats
         state = self.match.state
         if (self.bots_running != self.generation and not state.is_terminal()
                 and state.current_player() in self.bots):
@@ -1031,7 +1083,7 @@ class Shell:
     def hint(self, text):
         """The line under the table: a text, a message or pieces (names placed as data)."""
         if self.remote.waiting():  # another device's turn: never "the computer thinks"
-            text = self.remote.hint_text()
+            text = self.duo.waiting_text() if self.duo.active else self.remote.hint_text()
         set_text(by_id("hint"), text, limit=300)
 
     def announce(self, text):

@@ -252,9 +252,12 @@ class TableTools:
 
     # --- Annuler ------------------------------------------------------------------------
 
-    def undo(self):
+    def undo(self, peer=False):
+        """Annuler; `peer`: asked by the other device of a game on two (duo.py checked it)."""
         shell = self.shell
-        if not self.can_undo() or shell.stale():
+        if not peer and shell.duo.forward_undo():
+            return  # the guest of two devices asks the host
+        if not (peer or self.can_undo()) or shell.stale():
             return
         match = shell.match
         played = len(match.history)
@@ -272,6 +275,7 @@ class TableTools:
         if ui:
             shell.view.restore_ui(ui)
         shell.save()
+        shell.duo.changed()  # the host: the game as it is now, to the other device
         shell.show_table()
         name = Name(match.players[player].name)
         detail = undone_detail(self.texts.pop(ply, None))

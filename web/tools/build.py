@@ -42,6 +42,8 @@ What ends up in the output directory:
   followed automatically, source maps are left out);
 * ``vendor/workbox-window-<version>/``: workbox-window's module, which registers the
   service worker and offers the new versions (js/register-sw.js);
+* ``vendor/lean-qr-<version>/`` and ``vendor/qr-<version>/``: the QR codes of two devices
+  at one table, drawn and (without BarcodeDetector) decoded (js/duo-link.js);
 * ``build-info.json``: versions, the ``--base`` path, the runtime's file names
   (``runtime``), a sha256 of every file and ``build``, a short id of the whole
   build (hash of those), and
@@ -144,6 +146,14 @@ PYODIDE_DIR = f"vendor/pyodide-{locked_version('pyodide')}"
 PYSCRIPT_DIR = f"vendor/pyscript-{locked_version('@pyscript/core')}"
 WORKBOX_WINDOW_DIR = f"vendor/workbox-window-{locked_version('workbox-window')}"
 VENDOR = {"pyodide": PYODIDE_DIR, "pyscript": PYSCRIPT_DIR}
+#: The QR codes of two devices at one table (js/duo-link.js): lean-qr draws them (one ES module,
+#: imported when a code is shown), paulmillr's qr decodes them where the browser has no
+#: BarcodeDetector (two ES modules, imported only then).
+LEAN_QR_DIR = f"vendor/lean-qr-{locked_version('lean-qr')}"
+LEAN_QR_SRC = NODE_MODULES / "lean-qr" / "index.mjs"
+QR_DIR = f"vendor/qr-{locked_version('qr')}"
+QR_SRC = [NODE_MODULES / "qr" / "index.js", NODE_MODULES / "qr" / "decode.js"]
+
 #: workbox-window's one-file ES module (js/register-sw.js imports it once the page has started).
 WORKBOX_WINDOW_SRC = NODE_MODULES / "workbox-window" / "build" / "workbox-window.prod.mjs"
 
@@ -176,7 +186,8 @@ _ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 def ensure_node_modules() -> None:
     """Run ``npm ci`` in the repository root if the vendored runtime is missing."""
     if ((PYODIDE_SRC / "pyodide.mjs").is_file() and (PYSCRIPT_SRC / "core.js").is_file()
-            and (WORKBOX_SRC / "package.json").is_file() and WORKBOX_WINDOW_SRC.is_file()):
+            and (WORKBOX_SRC / "package.json").is_file() and WORKBOX_WINDOW_SRC.is_file()
+            and LEAN_QR_SRC.is_file() and all(src.is_file() for src in QR_SRC)):
         return
     npm = shutil.which("npm")
     if npm is None:
@@ -336,6 +347,16 @@ def pyscript_lazy(names: list[str]) -> list[str]:
             if n not in PYSCRIPT_ENTRIES and not any(n.startswith(f"{s}-") for s in start)]
 
 
+def copy_qr(out: Path) -> list[Path]:
+    """lean-qr's module, and qr's two (decode.js imports ./index.js), as they are."""
+    copied = []
+    for src, dst in [(LEAN_QR_SRC, out / LEAN_QR_DIR / LEAN_QR_SRC.name),
+                     *[(src, out / QR_DIR / src.name) for src in QR_SRC]]:
+        _copy(src, dst)
+        copied.append(dst)
+    return copied
+
+
 def copy_pyscript(out: Path) -> list[Path]:
     copied = []
     for name in pyscript_closure():
@@ -400,6 +421,8 @@ def script_values(manifest: dict) -> dict:
         "pyscript_module": f"../{PYSCRIPT_DIR}/core.js",
         "embed_pages": embed_pages(),
         "workbox_window": f"../{WORKBOX_WINDOW_DIR}/{WORKBOX_WINDOW_SRC.name}",
+        "lean_qr": f"../{LEAN_QR_DIR}/{LEAN_QR_SRC.name}",
+        "qr_decode": f"../{QR_DIR}/decode.js",
     }
 
 
@@ -476,6 +499,7 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     fill_scripts(out, files, script_values(built["manifest"]))
     files += copy_pyscript(out)
     files += copy_workbox_window(out)
+    files += copy_qr(out)
     nojekyll = out / ".nojekyll"
     nojekyll.touch()
     files.append(nojekyll)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 from harness import site
-from harness.pages import BOOT_TIMEOUT_MS, NO_ZERO_QUESTION, read_global, wait_ready
+from harness.pages import BOOT_TIMEOUT_MS, NO_ZERO_QUESTION, PHONE_360, read_global, wait_ready
 
 E2E_DIR = Path(__file__).resolve().parent
 
@@ -73,6 +73,20 @@ def site_server(dist_dir):
 def site_url(site_server) -> str:
     """Base URL of the served site, ending with '/'."""
     return site_server[1]
+
+
+@pytest.fixture(scope="module")
+def devices(browser, browser_context_args, site_url):
+    """Two devices (phones 360 px wide): a browser context each, with storage of its own, for
+    a whole module (e2e/test_play_by_link.py, e2e/test_two_devices.py)."""
+    made = []
+    for _ in range(2):
+        context = browser.new_context(**{**browser_context_args, "viewport": PHONE_360})
+        context.add_init_script(NO_ZERO_QUESTION)
+        made.append(context)
+    yield made
+    for context in made:
+        context.close()
 
 
 @pytest.fixture

@@ -18,25 +18,12 @@ import random
 import pytest
 import replay  # web/app/replay.py: the links' format
 from harness import site
-from harness.pages import GAME_PAGES, NO_ZERO_QUESTION, PHONE_360, GamePage, aside_keys
+from harness.pages import GAME_PAGES, GamePage, aside_keys
 
 from pygames import FAMILIES
 
 NAMES = ("Léa", "Paul")
 HOSTILE_NAME = '<img src=x onerror="window.hacked=1">'
-
-
-@pytest.fixture(scope="module")
-def devices(browser, browser_context_args, site_url):
-    """Two devices: a browser context each (their own storage), for the whole module."""
-    made = []
-    for _ in range(2):
-        context = browser.new_context(**{**browser_context_args, "viewport": PHONE_360})
-        context.add_init_script(NO_ZERO_QUESTION)
-        made.append(context)
-    yield made
-    for context in made:
-        context.close()
 
 
 @pytest.fixture

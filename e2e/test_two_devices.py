@@ -23,25 +23,12 @@ import random
 import pytest
 from harness import site
 from harness.landais import wants_seal
-from harness.pages import ACTION_CONTROLS, GAME_PAGES, NO_ZERO_QUESTION, PHONE_360, GamePage
+from harness.pages import ACTION_CONTROLS, GAME_PAGES, GamePage
 
 from pygames import GameError
 
 LINK_MS = 60_000
 HOSTILE_NAME = '<img src=x onerror="window.hacked=1">'
-
-
-@pytest.fixture(scope="module")
-def devices(browser, browser_context_args, site_url):
-    """Two devices: a browser context each (their own storage), for the whole module."""
-    made = []
-    for _ in range(2):
-        context = browser.new_context(**{**browser_context_args, "viewport": PHONE_360})
-        context.add_init_script(NO_ZERO_QUESTION)
-        made.append(context)
-    yield made
-    for context in made:
-        context.close()
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ const LEAN_QR = new URL(/* build: lean_qr */ "../vendor/lean-qr/index.mjs", impo
 const QR_DECODE = new URL(/* build: qr_decode */ "../vendor/qr/decode.js", import.meta.url);
 const CONFIG = Object.freeze({ iceServers: [] });
 const GATHER_MS = 20000;  // the longest wait for the candidates (host candidates: ~0.1 s; much more on a busy machine)
-const CONNECT_MS = 20000;  // an answer applied and no connection after this: said as such
+const CONNECT_MS = 30000;  // the host applied the answer and no connection after this: said as such
 const MAX_MESSAGE = 64000;  // characters (web/app/pairing.py MAX_MESSAGE): larger is dropped
 
 const pygames = (window.pygames ??= {});
@@ -138,9 +138,10 @@ pygames.duo = {
     const conn = fresh();
     await conn.setRemoteDescription({ type: "offer", sdp });
     await conn.setLocalDescription(await conn.createAnswer());
-    const answer = await gathered(conn);
-    if (pc === conn) waitForOpen();
-    return answer;
+    // No timer here: the host may take its time to scan the answer (a minute is fine; the
+    // connection's own checks fail it if the host never comes).
+    timing.started = performance.now();
+    return gathered(conn);
   },
   // The host: the guest's answer.
   async accept(sdp) {

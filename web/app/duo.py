@@ -87,6 +87,7 @@ class Duo:
             return
         location = window.location
         window.history.replaceState(None, "", location.pathname + location.search)
+        by_id("duo-reply").value = ""  # (an answer to an older code: see _join)
         spawn(self._answer(code))
 
     def _on_hash(self):
@@ -289,6 +290,7 @@ class Duo:
     def _open_join(self):
         self._dialog_mode("join")
         by_id("duo-code").value = ""
+        by_id("duo-reply").value = ""  # (an answer to an older code)
         self._status("")
         dialog = by_id("duo")
         if not dialog.open:
@@ -296,7 +298,9 @@ class Duo:
         by_id("duo-code").focus()
 
     def _join(self):
-        """The guest pasted the host's code (or its link)."""
+        """The guest pasted the host's code (or its link).  The previous answer, if any, goes
+        at once, not when the task starts: it answered another code and must not be copied."""
+        by_id("duo-reply").value = ""
         spawn(self._answer(by_id("duo-code").value))
 
     async def _answer(self, written):

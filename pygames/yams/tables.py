@@ -9,7 +9,8 @@ numpy at build time).  Everything here is pure Python and runs in the browser:
   values depend on, so a table built for other rules does not load;
 * `table_name(game id, options, defaults)`: the file of a ruleset and options;
 * `decode_table(bytes)` -> (header, codes), checked (magic, format, hash, sizes), bounded;
-* `load_tables(bytes)` -> `YamsTables`, what the expert, the advisor and the analysis read.
+* `load_tables(bytes)` -> `YamsTables`, what the expert, the advisor and the analysis read
+  (`load_steps`: the same in slices, for the page).
 
 Any defect of a table's bytes raises the one error type (`GameError`).
 """
@@ -26,7 +27,7 @@ from typing import Any, Mapping
 
 from ..core import GameError
 from ..dice import counts
-from ..tables import read_table, unreadable, unsigned_array
+from ..tables import Steps, finish, read_steps, unreadable, unsigned_array
 from .rules import DICE, GAMES, ROLLS, UPPER_IDS, YAM_PRIME, Rules
 
 TABLE_MAGIC = b"PYGYAMS\x00"
@@ -184,14 +185,30 @@ def table_name(game_id: str, options: Mapping[str, Any], defaults: Mapping[str, 
 
 def _raw_codes(planes: bytes, n: int) -> bytes:
     """The u16 codes (little endian) from the delta-coded byte planes of a payload."""
-    interleaved = bytearray(2 * n)
-    interleaved[0::2] = planes[:n]
-    interleaved[1::2] = planes[n:]
-    deltas = unsigned_array(bytes(interleaved), 2)
-    codes = array("H", (v & 0xFFFF for v in accumulate(deltas)))
-    if sys.byteorder != "little":
-        codes.byteswap()
-    return codes.tobytes()
+    return finish(_codes_steps(planes, n))
+
+
+STEP_STATES = 1 << 14  # states decoded at a time (a step of `load_steps`)
+
+
+def _codes_steps(planes: bytes, n: int) -> Steps:
+    """`_raw_codes` in steps of `STEP_STATES` states (the running sum carried over)."""
+    low16 = (0xFFFF).__and__
+    codes, carry = bytearray(), 0
+    for at in range(0, n, STEP_STATES):
+        end = min(n, at + STEP_STATES)
+        interleaved = bytearray(2 * (end - at))
+        interleaved[0::2] = planes[at:end]
+        interleaved[1::2] = planes[n + at : n + end]
+        deltas = unsigned_array(bytes(interleaved), 2)
+        deltas[0] = low16(deltas[0] + carry)
+        piece = array("H", map(low16, accumulate(deltas)))
+        carry = piece[-1]
+        if sys.byteorder != "little":
+            piece.byteswap()
+        codes += piece.tobytes()
+        yield
+    return bytes(codes)
 
 
 def decode_table(data: bytes) -> tuple[dict, array]:
@@ -199,8 +216,13 @@ def decode_table(data: bytes) -> tuple[dict, array]:
 
     The payload is the codes of every stored state in layout order, delta-coded (mod 2**16)
     and split into low bytes then high bytes, which zlib packs much better."""
-    header, planes = read_table(data, TABLE_MAGIC, TABLE_FORMAT, 2, MAX_STATES, _raw_codes)
-    return header, unsigned_array(_raw_codes(planes, header["states"]), 2)
+    return finish(decode_steps(data))
+
+
+def decode_steps(data: bytes) -> Steps:
+    """`decode_table` in steps (see `pygames.tables.read_steps`)."""
+    header, _, raw = yield from read_steps(data, TABLE_MAGIC, TABLE_FORMAT, 2, MAX_STATES, _codes_steps)
+    return header, unsigned_array(raw, 2)
 
 
 class YamsTables:
@@ -234,7 +256,15 @@ def _games() -> dict:
 
 def load_tables(data: bytes) -> YamsTables:
     """Read a table from its bytes; checks it whole and that it fits today's rules."""
-    header, codes = decode_table(data)
+    return finish(load_steps(data))
+
+
+def load_steps(data: bytes) -> Steps:
+    """`load_tables` in steps (a generator that yields between slices of its work and
+    returns the tables): the page reads a table of 1.4 million states without holding its
+    main thread for seconds."""
+    header, codes = yield from decode_steps(data)
+    yield
     try:
         game = _games()[header["game"]]
         options = game.resolve_options(header["options"])

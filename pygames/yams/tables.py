@@ -53,6 +53,16 @@ class TurnModel:
     """
 
     def __init__(self, rules: Rules, dice: int = DICE, rolls: int = ROLLS):
+        finish(self._build(rules, dice, rolls))
+
+    @classmethod
+    def in_steps(cls, rules: Rules, dice: int = DICE, rolls: int = ROLLS) -> Steps:
+        """The model built in steps (yields between its parts; returns it), for the page."""
+        model = cls.__new__(cls)
+        yield from model._build(rules, dice, rolls)
+        return model
+
+    def _build(self, rules: Rules, dice: int, rolls: int) -> Steps:
         if rules.primes not in (0, 1) and rules.primes < len(rules.boxes):
             raise ValueError("the solver knows no prime limit but 0, 1 or unlimited")
         self.rules = rules
@@ -81,6 +91,7 @@ class TurnModel:
                   for k in self.keeps[j])
             for j in range(dice)
         )
+        yield
         # keep k of size j less one die, for each distinct face of k in increasing order
         self.sub_index = (((),),) + tuple(
             tuple(tuple(self.keep_index[j - 1][_without(k, f)] for f in sorted(set(k)))
@@ -90,11 +101,13 @@ class TurnModel:
         self.is_yam = tuple(len(set(h)) == 1 for h in self.hands)
         self.yam_hands = tuple(i for i, y in enumerate(self.is_yam) if y)
 
+        yield
         hand_counts = [counts(h) for h in self.hands]
         self.points = tuple(
             tuple(b.score(c, sum(h), rules) for c, h in zip(hand_counts, self.hands))
             for b in self.boxes
         )
+        yield
         # what a yam scores as a joker (other hands are never jokers)
         self.joker_points = tuple(
             tuple(b.score(c, sum(h), rules, joker=True) if yam else plain
@@ -104,11 +117,12 @@ class TurnModel:
         self.upper = tuple(b.upper for b in self.boxes)
         # the upper box a yam of face f must go to under the forced joker, if on the sheet
         self.face_box = tuple(rules.index.get(UPPER_IDS[f - 1]) for f in range(1, 7))
-        self._layout()
+        yield
+        yield from self._layout()
 
     # --- the state layout ------------------------------------------------------------
 
-    def _layout(self) -> None:
+    def _layout(self) -> Steps:
         T = self.threshold
         upper_boxes = [i for i in range(self.B) if self.upper[i]]
         self.upper_bits = sum(1 << i for i in upper_boxes)
@@ -135,6 +149,7 @@ class TurnModel:
             if key == 0:
                 break
             key = (key - 1) & self.upper_bits
+        yield
         n_masks = 1 << self.B
         self.primes_slots = tuple(
             2 if self.prime_mode and mask >> self.yam & 1 else 1 for mask in range(n_masks)
@@ -143,6 +158,8 @@ class TurnModel:
         for mask in range(n_masks):
             offsets.append(total)
             total += len(self.ups[mask & self.upper_bits]) * self.primes_slots[mask]
+            if mask & 0x1FFF == 0x1FFF:
+                yield
         self.offset = tuple(offsets)
         self.size = total
 
@@ -271,7 +288,8 @@ def load_steps(data: bytes) -> Steps:
         dice, rolls = header["dice"], header["rolls"]
         if not (type(dice) is int and 1 <= dice <= DICE and type(rolls) is int and 1 <= rolls <= ROLLS):
             raise ValueError("dice")  # the layout of 50 dice would take hours
-        model = TurnModel(game.rules(options), dice, rolls)
+        model = yield from TurnModel.in_steps(game.rules(options), dice, rolls)
+        yield
         stale = model.fingerprint() != header["fingerprint"] or model.size != len(codes)
         scale, expected = header["scale"], header["expected"]
         if not (type(scale) is int and scale > 0 and isinstance(expected, (int, float))):

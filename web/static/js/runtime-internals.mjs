@@ -95,10 +95,11 @@
 // (Pyodide's `to_py`, one copy) and runs `Family.load_steps` (pygames/tables.py
 // `read_steps`): inflate, decode and hash in slices of 16,384 states, 256 KB inflated or
 // 512 KB hashed, with `await asyncio.sleep(0)` between them (Pyodide's webloop schedules
-// it as a task: input is handled in between).  After: no long task over 130 ms after ready,
-// the table read in about 3 s of slices; a tap on Lancer from ready to its effect
-// (bench_early.py, 4x): Yams 7.5 s -> 0.3-0.9 s.  The Dé Landais' table (1.7 MB) is read
-// the same way.
+// it as a task: input is handled in between); Yams' turn model is built in steps too
+// (`TurnModel.in_steps`).  After: no long task over 110 ms after ready, the table read in
+// about 3 s of slices; a tap on Lancer from ready to its effect (bench_early.py, 4x, load
+// 9-14): Yams 7.5 s -> 0.47 s (median of 2).  The Dé Landais' table (1.7 MB) is read the
+// same way.
 //
 // The early page's largest paint (item 1).  Chromium records a text's paint once per
 // layout object: Python may change what an element shows (same node, same box) without a

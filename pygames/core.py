@@ -601,6 +601,8 @@ class Family:
     * `tables_name(game, options)` -> the expert's solved table (a file under web/tables/,
       without ``.bin``) or None, and `load_tables(bytes)` -> what the bots and the advisor
       read (the pure package does no file I/O: the CLI and the page hand over the bytes);
+      `load_steps(bytes)`, when the module has it, the same in steps (a generator that
+      yields between slices of its work and returns the tables: `pygames.tables.read_steps`);
     * `advise(state, tables)` -> `Advice`, when the page offers "Conseil";
     * `cli`: the module of its own commands (`commands`), imported only when one runs;
     * `text`: its catalogue module (``messages``): describes events and outcomes and
@@ -617,6 +619,7 @@ class Family:
     solver: bool = False  # its cli module's solve(game, options, args, out) serves `solve`
     tables_name: Callable[[Game, Mapping[str, Any]], str | None] | None = None
     load_tables: Callable[[bytes], Any] | None = None
+    load_steps: Callable[[bytes], Any] | None = None
     advise: Callable[[State, Any], Advice] | None = None
 
     def __post_init__(self) -> None:
@@ -633,7 +636,8 @@ class Family:
         its id is its games' family, its commands are in ``<package>.cli``, and with its
         `tables` module (`tables_name`, `load_tables`) `solve` builds its expert's tables."""
         if tables is not None:
-            fields.update(solver=True, tables_name=tables.tables_name, load_tables=tables.load_tables)
+            fields.update(solver=True, tables_name=tables.tables_name, load_tables=tables.load_tables,
+                          load_steps=getattr(tables, "load_steps", None))
         return cls(id=games[0].family, games=games, cli=f"{package}.cli", **fields)
 
     @property

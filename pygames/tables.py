@@ -7,7 +7,7 @@ all of it before anything reads a value: any defect — a truncated file, a head
 no object, a count of states that is no whole number, a payload that inflates beyond what
 the header announces or is followed by other bytes, a hash mismatch — raises the one error type (`GameError`, message
 ``tables.unreadable``), and inflating never takes more memory than the header's states
-need (a small file cannot inflate to a gigabyte).
+need (a small file cannot inflate to a gigabyte).  `read_steps` does the same in slices.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import struct
 import sys
 import zlib
 from array import array
-from typing import Callable
+from typing import Any, Callable, Generator
 
 from .core import GameError
 from .messages import Msg
@@ -36,6 +36,19 @@ def read_table(data: bytes, magic: bytes, version: int, bytes_per_state: int,
                ) -> tuple[dict, bytes]:
     """(header, payload) of a table's bytes, both checked; `raw_of(payload, states)` gives
     the bytes the header's sha256 is taken of (default: the payload itself)."""
+    steps = read_steps(data, magic, version, bytes_per_state, max_states,
+                       (lambda payload, states: at_once(raw_of(payload, states))) if raw_of else None)
+    header, payload, _ = finish(steps)
+    return header, payload
+
+
+def read_steps(data: bytes, magic: bytes, version: int, bytes_per_state: int, max_states: int,
+               raw_steps: Callable[[bytes, int], Steps] | None = None) -> Steps:
+    """`read_table` in steps: a generator that yields between slices of its work (each a
+    few milliseconds in CPython) and returns (header, payload, raw), `raw` being the bytes
+    the hash was taken of (`raw_steps(payload, states)`, itself in steps; default: the
+    payload).  The page runs a large table's reading a slice per task (web/app/shell.py),
+    so that a tap is answered while it loads; `finish` runs it at once."""
     try:
         data = bytes(data)
     except (TypeError, ValueError):
@@ -60,19 +73,44 @@ def read_table(data: bytes, magic: bytes, version: int, bytes_per_state: int,
     if not isinstance(digest, str):
         raise unreadable("digest")
     size = states * bytes_per_state
-    payload = _inflate(data[start + length :], size)
-    raw = raw_of(payload, states) if raw_of else payload
-    if hashlib.sha256(raw).hexdigest() != digest:
+    payload = yield from _inflate(data[start + length :], size)
+    raw = (yield from raw_steps(payload, states)) if raw_steps else payload
+    hasher, view = hashlib.sha256(), memoryview(raw)
+    for at in range(0, len(raw), HASH_PIECE):
+        hasher.update(view[at : at + HASH_PIECE])
+        yield
+    if hasher.hexdigest() != digest:
         raise unreadable("hash")
-    return header, payload
+    return header, payload, raw
 
 
-INFLATE_PIECE = 1 << 20  # bytes inflated at a time
+#: A reading in steps (`read_steps`): yields None between slices, returns its result.
+Steps = Generator[None, None, Any]
 
 
-def _inflate(compressed: bytes, size: int) -> bytes:
+def finish(steps: Steps) -> Any:
+    """What `steps` returns, run to its end at once."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def at_once(value: Any) -> Steps:
+    """Steps that return `value` without yielding."""
+    yield from ()
+    return value
+
+
+INFLATE_PIECE = 1 << 18  # bytes inflated at a time (a step of `read_steps`)
+HASH_PIECE = 1 << 19  # bytes hashed at a time
+
+
+def _inflate(compressed: bytes, size: int) -> Steps:
     """The `size` bytes `compressed` inflates to, never holding more than ``size + 1`` of
-    them (a piece at a time, so that a bomb costs no more than the header's states)."""
+    them (a piece at a time, so that a bomb costs no more than the header's states); in
+    steps, one per piece."""
     inflater = zlib.decompressobj()
     payload, tail = bytearray(), compressed
     try:
@@ -82,6 +120,7 @@ def _inflate(compressed: bytes, size: int) -> bytes:
                 break  # no more input
             payload += piece
             tail = inflater.unconsumed_tail
+            yield
     except zlib.error:
         raise unreadable("corrupt") from None
     if len(payload) != size or not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:

@@ -253,3 +253,47 @@ def test_simulate_and_play_with_a_malformed_table_say_it_in_one_line(
     code, out, err = run(["play", game.id, "--players", seats, "--seed", "1"], capsys, monkeypatch)
     assert (code, out) == (2, "")
     assert err.startswith("erreur\u00a0: Tables de l'expert illisibles\u00a0: ") and err.count("\n") == 1, err
+
+
+STEPPED = sorted(f.id for f in FAMILIES.values() if f.load_steps)
+
+
+def run_steps(family_id: str, data: bytes):
+    """(the tables, how many times the reading yielded) of `load_steps` run a step at a time."""
+    steps, count = FAMILIES[family_id].load_steps(data), 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value, count
+        count += 1
+
+
+def test_the_large_tables_are_read_in_steps_for_the_page():
+    """web/app/shell.py reads a table a slice per task: Yams' and the Dé Landais' have steps."""
+    assert STEPPED == ["de-landais", "yams"]
+
+
+@pytest.mark.parametrize("name, least", [("yams/yams.bin", 80), ("de-landais/de-landais.bin", 8)])
+def test_a_table_read_in_steps_is_the_table_read_at_once(name, least):
+    family_id = name.split("/")[0]
+    data = (TABLES / name).read_bytes()
+    stepped, count = run_steps(family_id, data)
+    whole = FAMILIES[family_id].load_tables(data)
+    assert count >= least  # slices of at most STEP_STATES states, INFLATE_PIECE, HASH_PIECE bytes
+    assert stepped.codes == whole.codes and stepped.header == whole.header
+    if family_id == "yams":
+        assert stepped.value(0, 0) == whole.value(0, 0) == pytest.approx(316.85, abs=0.01)
+
+
+@pytest.mark.parametrize("family_id", STEPPED)
+def test_a_damaged_table_read_in_steps_is_refused_as_at_once(family_id):
+    header, payload = shipped(family_id)
+    damaged = bytearray(payload)
+    damaged[len(damaged) // 2] ^= 0x40
+    module = tables_module(family_id)
+    data = write_table(module.TABLE_MAGIC, header, bytes(damaged))
+    with pytest.raises(GameError) as err:
+        run_steps(family_id, data)
+    assert err.value.message.id == "tables.unreadable"
+    assert refused(family_id, data).args == err.value.args

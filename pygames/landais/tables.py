@@ -19,7 +19,7 @@ from array import array
 from itertools import product
 
 from ..core import GameError
-from ..tables import read_table, unreadable, unsigned_array
+from ..tables import Steps, at_once, finish, read_steps, unreadable, unsigned_array
 from .rules import UNIT, classify
 
 TABLE_MAGIC = b"PYGLAND\x00"
@@ -59,8 +59,14 @@ def _raw(planes: bytes, n: int) -> bytes:
 
 def decode_table(data: bytes) -> tuple[dict, array]:
     """(header, u32 codes) from a table's bytes, checked (see pygames.tables)."""
-    header, planes = read_table(data, TABLE_MAGIC, TABLE_FORMAT, 4, MAX_STATES, _raw)
-    return header, unsigned_array(_raw(planes, header["states"]), 4)
+    return finish(decode_steps(data))
+
+
+def decode_steps(data: bytes) -> Steps:
+    """`decode_table` in steps (see `pygames.tables.read_steps`)."""
+    header, _, raw = yield from read_steps(data, TABLE_MAGIC, TABLE_FORMAT, 4, MAX_STATES,
+                                           lambda planes, n: at_once(_raw(planes, n)))
+    return header, unsigned_array(raw, 4)
 
 
 class LandaisTables:
@@ -102,7 +108,13 @@ class LandaisTables:
 
 def load_tables(data: bytes) -> LandaisTables:
     """Read a table from its bytes; refuses a corrupt one or one built for other rules."""
-    header, codes = decode_table(data)
+    return finish(load_steps(data))
+
+
+def load_steps(data: bytes) -> Steps:
+    """`load_tables` in steps (a generator that yields between slices of its work and
+    returns the tables), for the page."""
+    header, codes = yield from decode_steps(data)
     try:
         if header.get("game") != "de-landais":
             raise ValueError("game")

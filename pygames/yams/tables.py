@@ -9,7 +9,8 @@ numpy at build time).  Everything here is pure Python and runs in the browser:
   values depend on, so a table built for other rules does not load;
 * `table_name(game id, options, defaults)`: the file of a ruleset and options;
 * `decode_table(bytes)` -> (header, codes), checked (magic, format, hash, sizes), bounded;
-* `load_tables(bytes)` -> `YamsTables`, what the expert, the advisor and the analysis read.
+* `load_tables(bytes)` -> `YamsTables`, what the expert, the advisor and the analysis read
+  (`load_steps`: the same in slices, for the page).
 
 Any defect of a table's bytes raises the one error type (`GameError`).
 """
@@ -26,7 +27,7 @@ from typing import Any, Mapping
 
 from ..core import GameError
 from ..dice import counts
-from ..tables import read_table, unreadable, unsigned_array
+from ..tables import Steps, finish, read_steps, unreadable, unsigned_array
 from .rules import DICE, GAMES, ROLLS, UPPER_IDS, YAM_PRIME, Rules
 
 TABLE_MAGIC = b"PYGYAMS\x00"
@@ -52,6 +53,16 @@ class TurnModel:
     """
 
     def __init__(self, rules: Rules, dice: int = DICE, rolls: int = ROLLS):
+        finish(self._build(rules, dice, rolls))
+
+    @classmethod
+    def in_steps(cls, rules: Rules, dice: int = DICE, rolls: int = ROLLS) -> Steps:
+        """The model built in steps (yields between its parts; returns it), for the page."""
+        model = cls.__new__(cls)
+        yield from model._build(rules, dice, rolls)
+        return model
+
+    def _build(self, rules: Rules, dice: int, rolls: int) -> Steps:
         if rules.primes not in (0, 1) and rules.primes < len(rules.boxes):
             raise ValueError("the solver knows no prime limit but 0, 1 or unlimited")
         self.rules = rules
@@ -80,6 +91,7 @@ class TurnModel:
                   for k in self.keeps[j])
             for j in range(dice)
         )
+        yield
         # keep k of size j less one die, for each distinct face of k in increasing order
         self.sub_index = (((),),) + tuple(
             tuple(tuple(self.keep_index[j - 1][_without(k, f)] for f in sorted(set(k)))
@@ -89,11 +101,13 @@ class TurnModel:
         self.is_yam = tuple(len(set(h)) == 1 for h in self.hands)
         self.yam_hands = tuple(i for i, y in enumerate(self.is_yam) if y)
 
+        yield
         hand_counts = [counts(h) for h in self.hands]
         self.points = tuple(
             tuple(b.score(c, sum(h), rules) for c, h in zip(hand_counts, self.hands))
             for b in self.boxes
         )
+        yield
         # what a yam scores as a joker (other hands are never jokers)
         self.joker_points = tuple(
             tuple(b.score(c, sum(h), rules, joker=True) if yam else plain
@@ -103,11 +117,12 @@ class TurnModel:
         self.upper = tuple(b.upper for b in self.boxes)
         # the upper box a yam of face f must go to under the forced joker, if on the sheet
         self.face_box = tuple(rules.index.get(UPPER_IDS[f - 1]) for f in range(1, 7))
-        self._layout()
+        yield
+        yield from self._layout()
 
     # --- the state layout ------------------------------------------------------------
 
-    def _layout(self) -> None:
+    def _layout(self) -> Steps:
         T = self.threshold
         upper_boxes = [i for i in range(self.B) if self.upper[i]]
         self.upper_bits = sum(1 << i for i in upper_boxes)
@@ -134,6 +149,7 @@ class TurnModel:
             if key == 0:
                 break
             key = (key - 1) & self.upper_bits
+        yield
         n_masks = 1 << self.B
         self.primes_slots = tuple(
             2 if self.prime_mode and mask >> self.yam & 1 else 1 for mask in range(n_masks)
@@ -142,6 +158,8 @@ class TurnModel:
         for mask in range(n_masks):
             offsets.append(total)
             total += len(self.ups[mask & self.upper_bits]) * self.primes_slots[mask]
+            if mask & 0x1FFF == 0x1FFF:
+                yield
         self.offset = tuple(offsets)
         self.size = total
 
@@ -184,14 +202,30 @@ def table_name(game_id: str, options: Mapping[str, Any], defaults: Mapping[str, 
 
 def _raw_codes(planes: bytes, n: int) -> bytes:
     """The u16 codes (little endian) from the delta-coded byte planes of a payload."""
-    interleaved = bytearray(2 * n)
-    interleaved[0::2] = planes[:n]
-    interleaved[1::2] = planes[n:]
-    deltas = unsigned_array(bytes(interleaved), 2)
-    codes = array("H", (v & 0xFFFF for v in accumulate(deltas)))
-    if sys.byteorder != "little":
-        codes.byteswap()
-    return codes.tobytes()
+    return finish(_codes_steps(planes, n))
+
+
+STEP_STATES = 1 << 14  # states decoded at a time (a step of `load_steps`)
+
+
+def _codes_steps(planes: bytes, n: int) -> Steps:
+    """`_raw_codes` in steps of `STEP_STATES` states (the running sum carried over)."""
+    low16 = (0xFFFF).__and__
+    codes, carry = bytearray(), 0
+    for at in range(0, n, STEP_STATES):
+        end = min(n, at + STEP_STATES)
+        interleaved = bytearray(2 * (end - at))
+        interleaved[0::2] = planes[at:end]
+        interleaved[1::2] = planes[n + at : n + end]
+        deltas = unsigned_array(bytes(interleaved), 2)
+        deltas[0] = low16(deltas[0] + carry)
+        piece = array("H", map(low16, accumulate(deltas)))
+        carry = piece[-1]
+        if sys.byteorder != "little":
+            piece.byteswap()
+        codes += piece.tobytes()
+        yield
+    return bytes(codes)
 
 
 def decode_table(data: bytes) -> tuple[dict, array]:
@@ -199,8 +233,13 @@ def decode_table(data: bytes) -> tuple[dict, array]:
 
     The payload is the codes of every stored state in layout order, delta-coded (mod 2**16)
     and split into low bytes then high bytes, which zlib packs much better."""
-    header, planes = read_table(data, TABLE_MAGIC, TABLE_FORMAT, 2, MAX_STATES, _raw_codes)
-    return header, unsigned_array(_raw_codes(planes, header["states"]), 2)
+    return finish(decode_steps(data))
+
+
+def decode_steps(data: bytes) -> Steps:
+    """`decode_table` in steps (see `pygames.tables.read_steps`)."""
+    header, _, raw = yield from read_steps(data, TABLE_MAGIC, TABLE_FORMAT, 2, MAX_STATES, _codes_steps)
+    return header, unsigned_array(raw, 2)
 
 
 class YamsTables:
@@ -234,14 +273,23 @@ def _games() -> dict:
 
 def load_tables(data: bytes) -> YamsTables:
     """Read a table from its bytes; checks it whole and that it fits today's rules."""
-    header, codes = decode_table(data)
+    return finish(load_steps(data))
+
+
+def load_steps(data: bytes) -> Steps:
+    """`load_tables` in steps (a generator that yields between slices of its work and
+    returns the tables): the page reads a table of 1.4 million states without holding its
+    main thread for seconds."""
+    header, codes = yield from decode_steps(data)
+    yield
     try:
         game = _games()[header["game"]]
         options = game.resolve_options(header["options"])
         dice, rolls = header["dice"], header["rolls"]
         if not (type(dice) is int and 1 <= dice <= DICE and type(rolls) is int and 1 <= rolls <= ROLLS):
             raise ValueError("dice")  # the layout of 50 dice would take hours
-        model = TurnModel(game.rules(options), dice, rolls)
+        model = yield from TurnModel.in_steps(game.rules(options), dice, rolls)
+        yield
         stale = model.fingerprint() != header["fingerprint"] or model.size != len(codes)
         scale, expected = header["scale"], header["expected"]
         if not (type(scale) is int and scale > 0 and isinstance(expected, (int, float))):

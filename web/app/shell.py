@@ -747,12 +747,24 @@ class Shell:
             root = document.documentElement.getAttribute("data-root") or ""
             response = await fetch(f"{root}tables/{name}.bin")
             ok = response.ok
-            data = bytes(await response.bytearray()) if ok else b""
+            # arrayBuffer(): one copy (Pyodide's to_py); PyScript's bytearray() copies byte
+            # by byte through the JS bridge, a second of the main thread per MB at 4× CPU.
+            data = bytes(await response.arrayBuffer()) if ok else b""
         except Exception:
             ok = False
         if not ok:
             raise GameError("site.tables.failed")
-        return family.load_tables(data)
+        if not family.load_steps:
+            return family.load_tables(data)
+        # A slice of the reading per task (Yams: 1.4 million states): a tap made meanwhile
+        # is answered between two slices, not after seconds of decoding.
+        steps = family.load_steps(data)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+            await asyncio.sleep(0)
 
     # --- the advisor and the analysis (their contents come from the view) --------------
 

@@ -85,6 +85,31 @@
 // drawing as data plus a small JS applier, and PyScript no longer runs the page (the site
 // starts Pyodide itself already, js/pyodide-fast.mjs).  Chosen design for item 2, if taken
 // up: this one, not PyScript's workers.
+//
+// The main thread after ready (issue 24, item 3: at 4x CPU a reloaded game answers its
+// first tap within 1 s).  Long tasks after ready, Yams' saved game at 4x CPU (CDP), before:
+// one of 7.1 s.  It was the expert's table (yams.bin, 1.4 million states), fetched as soon
+// as the game is set up: PyScript's `fetch(...).bytearray()` copies the body byte by byte
+// through the JS bridge (about 1 s for its 1.4 MB), then the codes were decoded in one go,
+// twice (once for the hash).  Now web/app/shell.py takes the bytes with `arrayBuffer()`
+// (Pyodide's `to_py`, one copy) and runs `Family.load_steps` (pygames/tables.py
+// `read_steps`): inflate, decode and hash in slices of 16,384 states, 256 KB inflated or
+// 512 KB hashed, with `await asyncio.sleep(0)` between them (Pyodide's webloop schedules
+// it as a task: input is handled in between); Yams' turn model is built in steps too
+// (`TurnModel.in_steps`).  After: no long task over 110 ms after ready, the table read in
+// about 3 s of slices; a tap on Lancer from ready to its effect (bench_early.py, 4x, load
+// 9-14): Yams 7.5 s -> 0.47 s (median of 2).  The Dé Landais' table (1.7 MB) is read the
+// same way.
+//
+// The early page's largest paint (item 1).  Chromium records a text's paint once per
+// layout object: Python may change what an element shows (same node, same box) without a
+// new LCP candidate, but a node taken out of the page and put back is painted anew, and is
+// a new candidate when it is any larger.  js/view-early.js's release() used to take the
+// drawing's sections out and put its nodes back into the build's; the Dé Landais' throw
+// name came back a few pixels larger (15,456 -> 15,824 px²), and Lighthouse (mobile,
+// saved game) counted it at Python's ready: LCP 42.6 s.  release() now adopts the drawing
+// in place (nodes that agree stay, the build's shape is rebuilt around them), and the
+// waking line floats out of the flow (its removal moved the whole table up: CLS 0.047).
 
 /** loadPyodide options that restore a memory snapshot; `bytes` is a thenable of the image. */
 export function restoreOptions(bytes) {

@@ -12,11 +12,12 @@
 //   (the shell's own shortcuts), in order. The shell (app/shell.py) calls release() first
 //   thing, draws the live table in the same task, and once it is ready calls play(): the
 //   taps and keys are played then, one after the other, as the player made them.
-// * The drawing is adopted, not replaced: release() puts the page's own sections back as the
-//   build wrote them (what the shell expects to bind and draw), but every element of the
-//   drawing that the page has too (same id, same tag) takes its place, emptied to the
-//   build's attributes and children. The text painted early (the page's largest paint, what
-//   Lighthouse's LCP counts) thus stays the same node once Python has drawn in it.
+// * The drawing is adopted, not replaced: release() makes it the page's own sections as the
+//   build wrote them (what the shell expects to bind and draw), in place: every element of
+//   the drawing that the build has too (same id and tag, or same tag at the same place)
+//   stays, emptied to the build's attributes and children, and is never taken out of the
+//   page. The text painted early (the page's largest paint, what Lighthouse's LCP counts)
+//   thus stays the same node, never painted anew, once Python has drawn in it.
 // * `painted`: a promise, settled once the page before Python (this drawing, or the setup,
 //   js/setup-early.js) is on screen: Python's runtime (js/pyodide-fast.mjs) downloads
 //   nothing before it, so that its megabytes never delay that paint.
@@ -287,29 +288,24 @@
     } catch {
       return false;  // damaged, or another game's: the loading screen, as without it
     }
-    const table = document.getElementById("table");
-    if (!table) return false;
-    const ids = sections.map((s) => s.id);
-    for (const id of ["table", "end"]) {  // in the page's order, to put them back
-      const node = document.getElementById(id);
-      if (node && ids.includes(id)) originals.push(node);
-    }
+    const places = sections.map((s) => document.getElementById(s.id));
+    if (places.some((node) => !node || node.localName !== "section")) return false;
     sign = document.createElement("p");
     sign.className = "waking";
     sign.setAttribute("role", "status");  // polite
     sign.setAttribute("elementtiming", "pygames-view");  // measured by e2e/bench/bench_early.py
     say();
-    table.before(sign);
-    for (const s of sections) {
+    places[0].before(sign);
+    sections.forEach((s, i) => {
       s.hidden = false;
       s.setAttribute("aria-busy", "true");
       s.classList.add("early-view");
       // Typing waits for the live fields; the controls take taps (kept, see onTap).
       for (const field of s.querySelectorAll("input, select, textarea")) field.disabled = true;
-      table.before(s);
-    }
+      places[i].replaceWith(s);  // the drawing in the page's own section's place
+    });
     copies = sections;
-    for (const node of originals) node.remove();
+    originals = places;
     const loading = document.getElementById("loading");
     if (loading) loading.hidden = true;
     addEventListener("click", onTap, true);
@@ -320,38 +316,68 @@
   }
 
   // The live table takes the drawing's place (Python's shell, before it draws anything): the
-  // page's sections as the build wrote them, each of their elements with an id that the
-  // drawing has too (same tag) being the drawing's node, emptied to the build's own
-  // attributes and children (outer ones first: an inner one is then in place to be taken).
-  function release() {
+  // page's sections as the build wrote them, made of the drawing's own nodes wherever the two
+  // agree, each emptied to the build's attributes and children. An element agrees when it has
+  // the same id and tag, or, without an id, the same tag at the same place among its parent's
+  // elements (a drawing's element that agrees with none is dropped; a build's that agrees with
+  // none is put in). The drawing's nodes stay in the page, in place: a node taken out and put
+  // back is painted anew, and the browser counts it as a new largest paint when it is any
+  // larger than it was (the Dé Landais' throw, a few pixels wider once the waking line is
+  // gone: Lighthouse's LCP at Python's ready). The drawn sections stay shown (the shell shows
+  // its screen: no section hidden and shown again in between), unless `shown` is false.
+  function release(shown = true) {
     removeEventListener("click", onTap, true);
     removeEventListener("keydown", onKey, true);
     if (!copies.length) return;
-    const drawn = new Map();
+    const drawn = new Map();  // id -> the drawing's element (the first one)
     for (const s of copies) {
       for (const node of [s, ...s.querySelectorAll("[id]")]) {
         if (!drawn.has(node.id)) drawn.set(node.id, node);
       }
     }
-    const anchor = copies[0];
-    for (const node of originals) anchor.before(node);
-    for (const node of copies) node.remove();
     sign?.remove();
-    for (const section of originals) {
-      for (const node of [section, ...section.querySelectorAll("[id]")]) {
-        const copy = drawn.get(node.id);
-        if (!copy || copy.localName !== node.localName || copy.namespaceURI !== node.namespaceURI
-            || !node.isConnected || copy.contains(node)) continue;
-        drawn.delete(node.id);
-        for (const name of copy.getAttributeNames()) copy.removeAttribute(name);
-        for (const { name, value } of node.attributes) copy.setAttribute(name, value);
-        copy.replaceChildren(...node.childNodes);
-        node.replaceWith(copy);
-      }
-    }
+    originals.forEach((section, i) => {
+      drawn.delete(section.id);
+      adopt(copies[i], section, drawn, shown);
+    });
     copies = [];
     originals = [];
     body.dataset.earlyView = "released";
+  }
+
+  const agree = (a, b) => a.localName === b.localName && a.namespaceURI === b.namespaceURI;
+
+  // The drawing's `copy` (in the page) becomes the build's `node`: its attributes, and its
+  // children, each element of them being the drawing's own that agrees (adopted in turn) or
+  // else the build's; the children already in place are not moved.
+  function adopt(copy, node, drawn, shown) {
+    const keep = (name) => !(shown && name === "hidden");
+    for (const name of copy.getAttributeNames()) {
+      if (!node.hasAttribute(name) && keep(name)) copy.removeAttribute(name);
+    }
+    for (const { name, value } of node.attributes) {
+      if (keep(name) && copy.getAttribute(name) !== value) copy.setAttribute(name, value);
+    }
+    const here = Array.from(copy.children);
+    let place = 0;
+    const wanted = Array.from(node.childNodes, (child) => {
+      if (child.nodeType !== Node.ELEMENT_NODE) return child;
+      const mine = here[place++];
+      let match = child.id ? drawn.get(child.id) : mine && !mine.id ? mine : null;
+      if (!match || !agree(match, child) || match.contains(copy)) return child;
+      if (child.id) drawn.delete(child.id);
+      adopt(match, child, drawn, false);
+      return match;
+    });
+    const kept = new Set(wanted);
+    for (const old of Array.from(copy.childNodes)) {
+      if (!kept.has(old)) old.remove();
+    }
+    let at = copy.firstChild;
+    for (const child of wanted) {
+      if (child === at) at = at.nextSibling;
+      else copy.insertBefore(child, at);
+    }
   }
 
   // What the player did while Python woke, played in order (the shell calls it once ready):
@@ -380,12 +406,12 @@
   try {
     show();
   } catch {  // never stops the page: the loading screen, as without it
-    release();
+    release(false);
   }
   // Python failed to start (js/boot.js shows the error): no drawing that will never wake.
   const error = document.getElementById("error");
   if (error) {
-    new MutationObserver(() => { if (!error.hidden) release(); })
+    new MutationObserver(() => { if (!error.hidden) release(false); })
       .observe(error, { attributes: true, attributeFilter: ["hidden"] });
   }
 })();

@@ -351,7 +351,10 @@ def test_ctrl_c_stops_a_parallel_simulation_without_a_traceback():
     proc = subprocess.Popen(
         [sys.executable, "-m", "pygames", "simulate", "421", "--players", "A:simple,B:naive",
          "--games", "1000000", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, encoding="utf-8", cwd=ROOT, env=env, start_new_session=True)
+        text=True, encoding="utf-8", cwd=ROOT, env=env, start_new_session=True,
+        # (a shell's background job ignores Ctrl-C, and its children inherit that: the
+        # simulation is given the terminal's usual Ctrl-C, as a person's is)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: list[str] = []
     running = threading.Event()
 
@@ -367,8 +370,8 @@ def test_ctrl_c_stops_a_parallel_simulation_without_a_traceback():
         assert running.wait(120), "no progress line within 120 s"
         assert proc.poll() is None, "".join(lines)
         os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(timeout=60)  # (before reading: a run that does not stop fails, never hangs)
         out = proc.stdout.read()
-        proc.wait(timeout=60)
         reader.join(timeout=10)
     finally:
         if proc.poll() is None:

@@ -104,9 +104,11 @@ def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
     pseudo = {f for f in site_files(dist_dir) if f.startswith("qps/")}
     assert pseudo and "en/yams.html" in entries
     # (Nor what no page loads: PyScript's chunks of its editor, terminal, zip and TOML
-    # readers, Pyodide's lock file; every page starts offline without them, below.)
+    # readers, Pyodide's lock file, the standard library's zip, which the pages download as
+    # .xz; every page starts offline without them, below.)
     unloaded = set(json.loads((dist_dir / "build-info.json").read_text())["unloaded"])
-    assert {f"{build.PYODIDE_DIR}/pyodide-lock.json"} < unloaded <= site_files(dist_dir)
+    assert {f"{build.PYODIDE_DIR}/pyodide-lock.json",
+            f"{build.PYODIDE_DIR}/{names['stdlib']}"} < unloaded <= site_files(dist_dir)
     assert any("/xterm" in f for f in unloaded) and any("/codemirror_view" in f for f in unloaded)
     assert not any(re.search(r"/(core|py-editor|py-game|py-terminal|donkey|error)[.-]", f) for f in unloaded)
     assert set(entries) == (site_files(dist_dir) - {"sw.js", ".nojekyll", names["package"]}
@@ -115,7 +117,7 @@ def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
     pyodide = site.PYODIDE_DIR
     pages = {*names["pages"].values(), names["shared"]}
     assert len(pages) == len(build.page_roots()) + 1 >= 5
-    for big in (f"{pyodide}/pyodide.asm.wasm", f"{pyodide}/{names['stdlib']}",
+    for big in (f"{pyodide}/pyodide.asm.wasm", f"{pyodide}/{names['stdlib_xz']}",
                 f"{pyodide}/{names['snapshot']}", *pages,
                 "index.html", "yams.html", "manifest.webmanifest", "build-info.json"):
         assert big in entries
@@ -124,7 +126,7 @@ def test_sw_precaches_every_built_file_with_no_other_host(dist_dir):
     # the page already loaded them); the others carry the md5 of their content.
     unrevisioned = set(re.findall(r'url:"([^"]+)",revision:null', sw_js))
     assert unrevisioned == {e for e in entries if e.startswith("vendor/") or re.search(
-        r"-[0-9a-f]{16}\.(zip|tar\.gz|bin\.gz)$", e)}, unrevisioned ^ set(entries)
+        r"-[0-9a-f]{16}\.(zip|zip\.xz|tar\.gz|bin\.xz)$", e)}, unrevisioned ^ set(entries)
     assert {f"{pyodide}/pyodide.asm.wasm", *pages} <= unrevisioned
     assert not {"yams.html", "pyscript.json", "js/pyodide-fast.mjs"} & unrevisioned
     # The workbox runtime is inlined: nothing is imported, no other host is named (the one URL
@@ -173,11 +175,11 @@ def test_first_visit_then_offline_reload_and_play_a_turn(new_context, own_site, 
     # build with the deployed one: build-info.json?live).
     server.served.clear()
     reload(page)
-    # ...and Python restored from the memory snapshot the worker precached (the .gz, the
+    # ...and Python restored from the memory snapshot the worker precached (the .xz, the
     # pages still as the wasm starts them copied from the wasm): a snapshot that cannot be
     # restored (pyodide issue #6254) would leave every visit on the slow path, unnoticed.
     boot = read_global(page, "boot")
-    assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "gzip", boot
+    assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "xz", boot
     # The page shows its build once it started (js/register-sw.js): until then its fetch of
     # build-info.json is in flight, and the next navigation would abort it.
     page.wait_for_function("() => !!document.documentElement.dataset.build")

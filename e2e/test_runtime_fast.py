@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import lzma
 import re
 import tarfile
 import zipfile
@@ -104,11 +105,15 @@ def test_build_names_the_snapshot_of_these_files(dist_dir):
     pyodide = dist_dir / site.PYODIDE_DIR
     assert names["snapshot"], "the build made no snapshot"
     snap = pyodide / names["snapshot"]
-    assert snap.read_bytes()[:2] == b"\x1f\x8b" and 2e6 < snap.stat().st_size < 8e6
+    assert snap.read_bytes()[:6] == b"\xfd7zXZ\0" and 1.5e6 < snap.stat().st_size < 8e6  # xz
     fast = (dist_dir / "js/pyodide-fast.mjs").read_text(encoding="utf-8")
     runtime = json.loads(fast.split("const RUNTIME = ", 1)[1].split(";\n", 1)[0])
-    assert {k: runtime[k] for k in ("stdlib", "package", "pages", "shared", "snapshot")} == {
-        k: names[k] for k in ("stdlib", "package", "pages", "shared", "snapshot")}
+    keys = ("stdlib", "stdlib_xz", "package", "pages", "shared", "snapshot")
+    assert {k: runtime[k] for k in keys} == {k: names[k] for k in keys}
+    # The standard library as the page downloads it: the xz of the zip, byte for byte.
+    assert names["stdlib_xz"] == names["stdlib"] + ".xz"
+    packed = (pyodide / names["stdlib_xz"]).read_bytes()
+    assert lzma.decompress(packed) == (pyodide / names["stdlib"]).read_bytes()
     assert set(names["pages"]) == set(GAME_PAGES)
     assert all((dist_dir / name).is_file() for name in [*names["pages"].values(), names["shared"]])
     # an empty lock file with the real one's info: no package index to fetch
@@ -192,12 +197,15 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
     page = context.new_page()
     boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
     assert boot["mode"] == "plain", boot
-    assert not request_log.matching(r"snapshot-.*\.gz"), "a first visit fetched the snapshot"
+    assert not request_log.matching(r"/snapshot-[0-9a-f]+\.bin"), "a first visit fetched the snapshot"
+    # The standard library came as xz, inflated for Pyodide (js/runtime-internals.mjs, 8).
+    assert request_log.matching(re.escape(names["stdlib_xz"]) + "$")
+    assert not request_log.matching(re.escape(names["stdlib"]) + "$")
     page.evaluate(CACHE_SNAPSHOT, names["snapshot"])
     page.close()
 
     draws = []
-    for expected in ("gzip", "inflated"):
+    for expected in ("xz", "inflated"):
         page = context.new_page()
         boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
         assert boot["mode"] == "snapshot", boot
@@ -212,17 +220,18 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
         assert {"pygames", "pygames.yams", "pygames.yams.advisor"} <= set(
             page.evaluate(PACKAGE_FROM_SNAPSHOT))
         page.close()
+    assert not request_log.matching(re.escape(names["stdlib"]) + "$")
     (r1, s1), (r2, s2) = draws
     assert r1 != r2, "random was not reseeded after the snapshot restore"
     assert s1 != s2
 
 
 def _kept_snapshot(context, site_url, dist_dir) -> str:
-    """A returning visitor's context: the snapshot's .gz cached, and its inflated form kept."""
+    """A returning visitor's context: the snapshot's .xz cached, and its inflated form kept."""
     page = context.new_page()
     _ready(page, site_url + PAGE + "?fresh=1")
     url = page.evaluate(CACHE_SNAPSHOT, site.runtime_names(dist_dir)["snapshot"])
-    for expected in ("gzip", "inflated"):
+    for expected in ("xz", "inflated"):
         boot = _ready(page, site_url + PAGE + "?fresh=1")
         assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == expected, boot
     page.close()
@@ -233,7 +242,7 @@ def _kept_snapshot(context, site_url, dist_dir) -> str:
 def test_a_damaged_kept_snapshot_is_dropped_and_said(browser, hooked_site, dist_dir, how):
     """The kept inflated form damaged in place (same length for "flipped": the page used to
     restore it and never start, every visit): the page starts anyway, the ordinary way, says
-    so, and the damaged copy is gone; the next visit is fast again (from the .gz, checked),
+    so, and the damaged copy is gone; the next visit is fast again (from the .xz, checked),
     without the notice, and keeps a good copy.  "flipped-unchecked": the page's check is
     fooled, the restored page fails as it starts, and reloads once to an ordinary boot."""
     digest = site.runtime_names(dist_dir)["snapshot_inflated_sha256"]
@@ -261,7 +270,7 @@ def test_a_damaged_kept_snapshot_is_dropped_and_said(browser, hooked_site, dist_
         # Fast again, and no notice; the good copy is kept again.
         mark_unready(page)
         boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=damaged")
-        assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "gzip", boot
+        assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "xz", boot
         assert "notice" not in boot and page.locator("#boot-notice").is_hidden()
         for _ in range(100):  # (the worker keeps it once it handed the image over)
             if page.evaluate(KEPT, url) == digest:

@@ -43,7 +43,7 @@ def test_the_policy_hashes_each_inline_script_and_nothing_else():
 def test_no_page_allows_text_to_be_run_as_javascript():
     """Every page's policy (game pages, their embed forms, the home page) lets Pyodide compile
     its WebAssembly and refuses eval(), Function() and the like (web/tools/pages.py)."""
-    written = build.family_pages(f"{build.PYODIDE_DIR}/snapshot-0123456789abcdef.bin.gz")
+    written = build.family_pages(f"{build.PYODIDE_DIR}/snapshot-0123456789abcdef.bin.xz")
     assert {"index.html", "yams.html", "embed-yams.html"} <= set(written)
     for name, text in written.items():
         policy = html.unescape(pages.POLICY_META.search(text).group(1))
@@ -55,7 +55,7 @@ def test_no_page_allows_text_to_be_run_as_javascript():
 def test_every_page_allows_exactly_its_inline_scripts_before_any_script():
     """The game pages' one inline script (the early read of the memory snapshot) is hashed
     in their policy, which comes before any script; a page without it allows none."""
-    written = build.family_pages(f"{build.PYODIDE_DIR}/snapshot-0123456789abcdef.bin.gz")
+    written = build.family_pages(f"{build.PYODIDE_DIR}/snapshot-0123456789abcdef.bin.xz")
     for name, text in written.items():
         pages.check_policy(name, text)
         meta = text.index("Content-Security-Policy")
@@ -63,7 +63,7 @@ def test_every_page_allows_exactly_its_inline_scripts_before_any_script():
         bodies = re.findall(r"<script>(.*?)</script>", text, re.S)
         assert len(bodies) == (0 if name.endswith("index.html") else 1), name  # en/index.html too
         for body in bodies:
-            assert "snapshot-0123456789abcdef.bin.gz" in body and sha(body) in html.unescape(text)
+            assert "snapshot-0123456789abcdef.bin.xz" in body and sha(body) in html.unescape(text)
     for text in build.family_pages(None).values():
         assert "<script>" not in text and "sha256-" not in text
 

@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "web" / "tools"))
 import build  # noqa: E402
 import pages  # noqa: E402
 
-SNAPSHOT = f"{build.PYODIDE_DIR}/snapshot-0123456789abcdef.bin.gz"
+SNAPSHOT = f"{build.PYODIDE_DIR}/snapshot-0123456789abcdef.bin.xz"
 
 
 @pytest.fixture(scope="module")

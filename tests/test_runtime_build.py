@@ -8,8 +8,10 @@ makes against the stock one of the npm package.
 from __future__ import annotations
 
 import fnmatch
+import gzip
 import hashlib
 import json
+import lzma
 import re
 import shutil
 import subprocess
@@ -147,7 +149,9 @@ def test_without_node_the_stock_zip_stays(tmp_path, monkeypatch, capsys):
     digest = hashlib.sha256(STOCK.read_bytes()).hexdigest()
     assert manifest["stdlib"] == f"python_stdlib-{digest[:16]}.zip"
     assert (dst / manifest["stdlib"]).read_bytes() == STOCK.read_bytes()
-    assert report["files"] == [dst / manifest["stdlib"]]
+    # (and downloaded as xz, as a precompiled one is)
+    assert report["files"] == [dst / manifest["stdlib"], dst / manifest["stdlib_xz"]]
+    assert lzma.decompress((dst / manifest["stdlib_xz"]).read_bytes()) == STOCK.read_bytes()
 
 
 def test_app_imports_are_found():
@@ -188,12 +192,11 @@ def _wasm_start(total: int, offset: int) -> bytes:
 
 def _read_snapshot(path: Path) -> tuple[int, dict[int, bytes], int]:
     """(total length, {page index: page}, how many pages came from the wasm) of a
-    snapshot-*.bin.gz (web/tools/runtime/snapshot.mjs): its stored pages, and those it names
+    snapshot-*.bin.xz (web/tools/runtime/snapshot.mjs): its stored pages, and those it names
     as the wasm module starts them."""
-    import gzip
     import struct
 
-    raw = gzip.decompress(path.read_bytes())
+    raw = lzma.decompress(path.read_bytes(), format=lzma.FORMAT_XZ)
     assert raw[:8] == b"PGSNAP2\0"
     total, page, count, based, offset = struct.unpack_from("<5I", raw, 8)
     index = struct.unpack_from(f"<{count + based}I", raw, 28)
@@ -234,13 +237,20 @@ def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path
     assert manifest["package"] == f"pygames-{pkg_digest[:16]}.tar.gz" == pkg.name
     assert not package.exists()  # served as the .tar.gz only
     snap = out / manifest["snapshot"]
-    assert re.fullmatch(r"snapshot-[0-9a-f]{16}\.bin\.gz", snap.name)
+    assert re.fullmatch(r"snapshot-[0-9a-f]{16}\.bin\.xz", snap.name)
     parts = {tmp_path / name for name in manifest["pages"].values()}
     assert set(manifest["pages"]) == set(build.page_roots()) and len(parts) == 4
     for page_id, name in {**manifest["pages"], "shared": manifest["shared"]}.items():
         digest = hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()
         assert name == f"pygames-{page_id}-{digest[:16]}.tar.gz"
-    assert set(report["files"]) == {stdlib, pkg, snap, *parts, tmp_path / manifest["shared"]}
+    # The standard library as the pages download it: xz of the zip, whose entries are stored
+    # (xz compresses across them).
+    packed = out / manifest["stdlib_xz"]
+    assert packed.name == stdlib.name + ".xz"
+    assert lzma.decompress(packed.read_bytes()) == stdlib.read_bytes()
+    assert {i.compress_type for i in zipfile.ZipFile(stdlib).infolist()} == {zipfile.ZIP_STORED}
+    assert packed.stat().st_size < 0.8 * len(gzip.compress(stdlib.read_bytes()))
+    assert set(report["files"]) == {stdlib, packed, pkg, snap, *parts, tmp_path / manifest["shared"]}
     total, pages, based = _read_snapshot(snap)
     assert total > 16 * 2**20  # the wasm memory
     assert 0 < len(pages) * 4096 < total  # its zero pages are left out
@@ -380,12 +390,18 @@ def test_snapshot_name_changes_with_the_package(tmp_path):
     assert names[0] != names[1]
 
 
+#: xz-decompress's XzReadableStream, from node_modules (the page imports the build's copy).
+XZ_IMPORT = f"""import {{ createRequire }} from "node:module";
+const {{ XzReadableStream }} = createRequire({json.dumps(str(ROOT / "package.json"))})("xz-decompress");"""
+
+
 def _node_module(module: str, body: str, path: Path) -> dict:
     """Run *body* (JS: `result` of the file `path`, given as `FILE`) with the exports of
     web/static/js/*module* in scope, in Node as the page would; its JSON, or {"error": message}."""
     script = f"""
 import * as m from {json.dumps((ROOT / "web/static/js" / module).as_uri())};
 import {{ readFileSync }} from "node:fs";
+{XZ_IMPORT}
 import {{ createHash }} from "node:crypto";
 const FILE = new Response(readFileSync(process.argv[1]));
 const sha256 = (data) => createHash("sha256").update(data).digest("hex");
@@ -404,7 +420,7 @@ try {{
 def _node_read(path: Path) -> dict:
     return _node_module("snapshot-inflate.mjs", f"""
   const wasm = readFileSync({json.dumps(str(runtime.PYODIDE_SRC / "pyodide.asm.wasm"))});
-  const bytes = m.expand(m.withBase(await m.inflate(FILE), wasm));
+  const bytes = m.expand(m.withBase(await m.inflate(FILE, XzReadableStream), wasm));
   const result = {{length: bytes.length, sha256: sha256(bytes)}};""", path)
 
 
@@ -412,7 +428,6 @@ def _node_read(path: Path) -> dict:
 def test_page_reader_rebuilds_the_memory_image(tmp_path):
     """web/static/js/snapshot-inflate.mjs (what the page runs) gives back the whole memory image,
     zero pages included, and refuses damaged files."""
-    import gzip
     import struct
 
     import build
@@ -427,25 +442,32 @@ def test_page_reader_rebuilds_the_memory_image(tmp_path):
     image = bytes(image[:total])
     assert _node_read(snap) == {"length": total, "sha256": hashlib.sha256(image).hexdigest()}
 
-    raw = gzip.decompress(snap.read_bytes())
-    bad = tmp_path / "bad.bin.gz"
+    raw = lzma.decompress(snap.read_bytes(), format=lzma.FORMAT_XZ)
+    bad = tmp_path / "bad.bin.xz"
     for damaged in (b"NOTSNAP!" + raw[8:],                       # another file
                     raw[:-100],                                  # truncated
                     raw[:16] + struct.pack("<I", 10**6) + raw[20:],  # page count too large
                     raw[:20] + struct.pack("<I", 10**6) + raw[24:]):  # more from the wasm than in all
-        bad.write_bytes(gzip.compress(damaged))
+        bad.write_bytes(runtime.xz(damaged))
         assert "error" in _node_read(bad), damaged[:24]
-    bad.write_bytes(snap.read_bytes()[:-20])  # a cut download
+    packed = snap.read_bytes()
+    bad.write_bytes(packed[:-20])  # a cut download
+    assert "error" in _node_read(bad)
+    middle = len(packed) // 2  # a byte changed on the way (the xz check's CRC32)
+    bad.write_bytes(packed[:middle] + bytes([packed[middle] ^ 1]) + packed[middle + 1:])
+    assert "error" in _node_read(bad)
+    bad.write_bytes(gzip.compress(raw))  # not xz (an older build's .gz)
     assert "error" in _node_read(bad)
 
 
 NODE_RESTORE = """
 import { expand, inflate, withBase } from %(inflate)s;
 import { readFileSync } from "node:fs";
+%(xz)s
 const [dir, stdlib, snapshot] = process.argv.slice(1);
 const { loadPyodide } = await import(%(pyodide)s);
 const wasm = readFileSync(dir + "pyodide.asm.wasm");
-const bytes = expand(withBase(await inflate(new Response(readFileSync(snapshot))), wasm));
+const bytes = expand(withBase(await inflate(new Response(readFileSync(snapshot)), XzReadableStream), wasm));
 const py = await loadPyodide({ indexURL: dir, stdLibURL: stdlib, _loadSnapshot: bytes });
 console.log(py.runPython(`
 import json, sys
@@ -467,6 +489,7 @@ def test_snapshot_restores_with_the_game_already_imported(tmp_path):
     names = report["manifest"]
     script = NODE_RESTORE % {
         "inflate": json.dumps((ROOT / "web/static/js/snapshot-inflate.mjs").as_uri()),
+        "xz": XZ_IMPORT,
         "pyodide": json.dumps((runtime.PYODIDE_SRC / "pyodide.mjs").as_uri())}
     proc = subprocess.run(
         ["node", "--input-type=module", "-e", script, str(runtime.PYODIDE_SRC) + "/",

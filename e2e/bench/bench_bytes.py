@@ -4,7 +4,7 @@
     python e2e/bench/bench_bytes.py [--browser] [--snapshot-parts] [--pages yams,421] [--json out.json]
 
 From the built dist/ (``python3 web/tools/build.py`` first), gzip-compressed as a compressing
-host sends them (GitHub Pages, ``web/serve.py --gzip``; level 6; a .gz as it is):
+host sends them (GitHub Pages, ``web/serve.py --gzip``; level 6; a .gz or .xz as it is):
 
 * every file the service worker precaches, in parts: the wasm, Pyodide's scripts, the
   standard library's zip, the memory snapshot, each page's archive, the JS (the site's,
@@ -13,7 +13,8 @@ host sends them (GitHub Pages, ``web/serve.py --gzip``; level 6; a .gz as it is)
   sum is the first visit "in all" but for what the page loads and the worker does not keep
   (``build-info.json?live``);
 * the memory snapshot in parts: the wasm's static data (below Python's heap) and Python's
-  heap; the pages stored and those the page copies from pyodide.asm.wasm (gzip of each);
+  heap; the pages stored and those the page copies from pyodide.asm.wasm (each compressed as
+  the build compresses the snapshot, xz, and with gzip -9 for comparison);
   the wasm memory against what Pyodide can restore, and how much of it is in use;
 * the standard library's zip in parts: each top-level module or package, bytecode (.pyc:
   imported at start) and source (.py: imported later, if ever), as the zip stores them.
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import lzma
 import re
 import struct
 import sys
@@ -49,9 +51,9 @@ MB = 1e6
 
 
 def gz_size(path: Path) -> int:
-    """What a compressing host sends for *path*: a .gz as it is, anything else gzip -6."""
+    """What a compressing host sends for *path*: a .gz or .xz as it is, anything else gzip -6."""
     data = path.read_bytes()
-    return len(data) if path.name.endswith(".gz") else len(gzip.compress(data, 6))
+    return len(data) if path.name.endswith((".gz", ".xz")) else len(gzip.compress(data, 6))
 
 
 def precached(dist: Path) -> list[str]:
@@ -70,8 +72,8 @@ def part_of(name: str, names: dict, pyodide: str) -> str:
     if name.startswith(pyodide + "/"):
         if base == names.get("snapshot"):
             return "snapshot"
-        if base == names.get("stdlib"):
-            return "stdlib zip"
+        if base in (names.get("stdlib"), names.get("stdlib_xz")):
+            return "stdlib zip" + (" (xz)" if base.endswith(".xz") else "")
         return {"pyodide.asm.wasm": "wasm", "pyodide.asm.mjs": "pyodide.asm.mjs",
                 "pyodide-lock.json": "pyodide-lock.json"}.get(base, "pyodide (other)")
     if name == names.get("shared"):
@@ -82,7 +84,7 @@ def part_of(name: str, names: dict, pyodide: str) -> str:
     if name.startswith("vendor/pyscript-"):
         return "js: pyscript"
     if name.endswith((".js", ".mjs")):
-        return "js: site" if not name.startswith("vendor/") else "js: workbox-window"
+        return "js: site" if not name.startswith("vendor/") else f"js: {name.split('/')[1].rsplit('-', 1)[0]}"
     if name.endswith(".html"):
         return "pages (html)"
     if name.endswith(".css"):
@@ -106,7 +108,8 @@ def snapshot_parts(dist: Path) -> dict:
     """The snapshot's pages, by region and by how they travel (runtime/snapshot.mjs's format)."""
     names = site.runtime_names(dist)
     pyodide = dist / pyodide_dir(dist)
-    raw = gzip.decompress((pyodide / names["snapshot"]).read_bytes())
+    packed = (pyodide / names["snapshot"]).read_bytes()
+    raw = gzip.decompress(packed) if packed[:2] == b"\x1f\x8b" else lzma.decompress(packed)
     if raw[:8] == b"PGSNAP1\0":  # (a build before the pages copied from the wasm)
         (total, page, count), based, head = struct.unpack_from("<3I", raw, 8), 0, 20
     else:
@@ -123,12 +126,12 @@ def snapshot_parts(dist: Path) -> dict:
         (i for k, i in enumerate(pages) if k and i > pages[k - 1] + 16), 0)  # (the first gap)
     regions = {"static data, stored (changed since start)": [i for i in stored if i < static_end],
                "Python's heap and stack, stored": [i for i in stored if i >= static_end]}
-    out = {"gzip": (pyodide / names["snapshot"]).stat().st_size, "memory": total - 128,
+    out = {"sent": len(packed), "gzip -9": len(gzip.compress(raw, 9)), "memory": total - 128,
            "limit": runtime.wasm_initial_memory(pyodide / "pyodide.asm.wasm"),
            "pages": count, "from the wasm (not stored)": len(base), "regions": {}}
     for label, ids in regions.items():
         blob = b"".join(body[i] for i in ids)
-        out["regions"][label] = {"pages": len(ids), "raw": len(blob),
+        out["regions"][label] = {"pages": len(ids), "raw": len(blob), "xz": len(runtime.xz(blob)),
                                  "gzip": len(gzip.compress(blob, 9))}
     return out
 
@@ -181,27 +184,33 @@ def snapshot_costs(dist: Path) -> dict:
     return out
 
 
+def names_snapshot(res: dict) -> str:
+    return "xz" if res.get("snapshot_name", "").endswith(".xz") else "gzip"
+
+
 def report(res: dict) -> None:
     total = sum(p["gzip"] for p in res["parts"].values())
     print(f"precached by the service worker (a first visit downloads all of it): "
-          f"{total / MB:.2f} MB gzip [target, background included: <= 9 MB]")
+          f"{total / MB:.2f} MB as sent (gzip; xz for the snapshot and the standard library) "
+          "[target, background included: <= 9 MB]")
     for name, p in res["parts"].items():
-        print(f"  {name:<38} {p['gzip'] / MB:6.2f} MB gzip  {p['raw'] / MB:6.2f} MB raw  "
+        print(f"  {name:<38} {p['gzip'] / MB:6.2f} MB sent  {p['raw'] / MB:6.2f} MB raw  "
               f"{p['files']:3d} files")
     s = res["snapshot"]
-    print(f"memory snapshot: {s['gzip'] / MB:.2f} MB gzip; {s['memory']:,d} bytes of wasm memory "
+    print(f"memory snapshot: {s['sent'] / MB:.2f} MB as sent ({names_snapshot(res)}; gzip -9 would be "
+          f"{s['gzip -9'] / MB:.2f} MB); {s['memory']:,d} bytes of wasm memory "
           f"(Pyodide restores at most {s['limit']:,d}); {s['pages']} non-zero pages, "
           f"{s['from the wasm (not stored)']} of them copied from the wasm")
     for label, r in s["regions"].items():
         print(f"  {label:<44} {r['pages']:5d} pages {r['raw'] / MB:6.2f} MB raw "
-              f"{r['gzip'] / MB:5.2f} MB gzip")
+              f"{r['xz'] / MB:5.2f} MB xz {r['gzip'] / MB:5.2f} MB gzip")
     z = res["stdlib"]
     print(f"standard library zip: {z['total'] / MB:.2f} MB (bytecode {z['pyc'] / MB:.2f} MB, "
           f"source {z['py'] / MB:.2f} MB, as stored); largest:")
     for name, g in z["largest"].items():
         print(f"  {name:<20} pyc {g['pyc'] / 1e3:6.0f} kB  py {g['py'] / 1e3:6.0f} kB  ({g['files']} files)")
     if "snapshot_costs" in res:
-        print("snapshot with fewer modules imported (gzip; memory in use):")
+        print("snapshot with fewer modules imported (as sent; memory in use):")
         for label, r in res["snapshot_costs"].items():
             print(f"  {label:<54} {r['bytes'] / MB:5.2f} MB  {r['in_use'] / MB:5.2f} MB  "
                   f"({r['modules']} modules)")
@@ -221,7 +230,8 @@ def main(argv=None) -> int:
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     dist = site.ensure_built()
-    res = {"parts": parts(dist), "snapshot": snapshot_parts(dist), "stdlib": stdlib_parts(dist)}
+    res = {"parts": parts(dist), "snapshot": snapshot_parts(dist), "stdlib": stdlib_parts(dist),
+           "snapshot_name": site.runtime_names(dist)["snapshot"]}
     if args.snapshot_parts:
         res["snapshot_costs"] = snapshot_costs(dist)
     if args.browser:

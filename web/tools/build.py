@@ -33,8 +33,9 @@ What ends up in the output directory:
 * ``vendor/pyodide-<version>/``: the files of the ``pyodide`` npm package that
   a boot really requests (checked in headless Chromium, see below) but its
   standard library, replaced by the precompiled one of ``web/tools/runtime/``
-  (``python_stdlib-<hash>.zip``; the stock zip, renamed, if Node is missing) and
-  the memory snapshot made with it (``snapshot-<hash>.bin.gz``); their names
+  (``python_stdlib-<hash>.zip``, its entries stored, and ``.zip.xz``, what the pages
+  download; the stock zip, renamed, if Node is missing) and
+  the memory snapshot made with it (``snapshot-<hash>.bin.xz``); their names
   are written into ``js/pyodide-fast.mjs`` (the ``interpreter`` of
   pyscript.json) and ``build-info.json``;
 * ``vendor/pyscript-<version>/``: ``core.js``, ``core.css`` of ``@pyscript/core`` and
@@ -44,6 +45,8 @@ What ends up in the output directory:
   service worker and offers the new versions (js/register-sw.js);
 * ``vendor/lean-qr-<version>/`` and ``vendor/qr-<version>/``: the QR codes of two devices
   at one table, drawn and (without BarcodeDetector) decoded (js/duo-link.js);
+* ``vendor/xz-decompress-<version>/``: the xz decoder of the memory snapshot (a 20 kB
+  WebAssembly build of xz-embedded; js/snapshot-inflate.mjs imports it in a worker);
 * ``build-info.json``: versions, the ``--base`` path, the runtime's file names
   (``runtime``), a sha256 of every file and ``build``, a short id of the whole
   build (hash of those), and
@@ -153,6 +156,12 @@ LEAN_QR_DIR = f"vendor/lean-qr-{locked_version('lean-qr')}"
 LEAN_QR_SRC = NODE_MODULES / "lean-qr" / "index.mjs"
 QR_DIR = f"vendor/qr-{locked_version('qr')}"
 QR_SRC = [NODE_MODULES / "qr" / "index.js", NODE_MODULES / "qr" / "decode.js"]
+#: The memory snapshot is served xz-compressed (2.6 MB where gzip -9 gives 3.7 MB: issue 24,
+#: "Fewer bytes"); xz-decompress decodes it in the snapshot's worker (js/snapshot-inflate.mjs).
+#: Its package has one browser bundle, a UMD script: the build serves it as an ES module.
+XZ_DIR = f"vendor/xz-decompress-{locked_version('xz-decompress')}"
+XZ_SRC = NODE_MODULES / "xz-decompress" / "dist" / "package" / "xz-decompress.min.js"
+XZ_MODULE = "xz-decompress.mjs"
 
 #: workbox-window's one-file ES module (js/register-sw.js imports it once the page has started).
 WORKBOX_WINDOW_SRC = NODE_MODULES / "workbox-window" / "build" / "workbox-window.prod.mjs"
@@ -357,6 +366,21 @@ def copy_qr(out: Path) -> list[Path]:
     return copied
 
 
+def copy_xz(out: Path) -> list[Path]:
+    """xz-decompress's browser bundle, unchanged, inside an ES module: its UMD wrapper, run
+    with ``this`` an object of the module's own, puts its exports there (no global is
+    touched), and the module exports ``XzReadableStream`` from it."""
+    body = XZ_SRC.read_text(encoding="utf-8")
+    dst = out / XZ_DIR / XZ_MODULE
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_text(
+        f"// xz-decompress {locked_version('xz-decompress')} ({XZ_SRC.name}, as published), "
+        "served as an ES module by web/tools/build.py (copy_xz).\n"
+        "const root = {};\n(function () {\n" + body + "\n}).call(root);\n"
+        'export const { XzReadableStream } = root["xz-decompress"];\n', encoding="utf-8")
+    return [dst]
+
+
 def copy_pyscript(out: Path) -> list[Path]:
     copied = []
     for name in pyscript_closure():
@@ -393,8 +417,10 @@ def write_build_info(out: Path, base: str, files: list[Path], manifest: dict) ->
         # Served but never loaded by a page: web/tools/build_sw.mjs leaves them out of the
         # precache (a first visit does not download them).  Pyodide's lock file: the page
         # gives Pyodide an empty one (script_values).
+        # The standard library's zip: the pages download its .xz (manifest "stdlib_xz").
         "unloaded": [f"{PYSCRIPT_DIR}/{n}" for n in pyscript_lazy(pyscript_closure())]
-                    + [f"{PYODIDE_DIR}/pyodide-lock.json"],
+                    + [f"{PYODIDE_DIR}/pyodide-lock.json"]
+                    + ([f"{PYODIDE_DIR}/{manifest['stdlib']}"] if manifest.get("stdlib_xz") else []),
     }
     listing = "".join(f"{name} {digest}\n" for name, digest in info["files"].items())
     info["build"] = hashlib.sha256(listing.encode()).hexdigest()[:12]
@@ -411,7 +437,7 @@ def script_values(manifest: dict) -> dict:
     entries), the vendored Pyodide's paths and PyScript's module, and embed.js's map of the
     games."""
     runtime_names = {k: manifest.get(k) for k in (
-        "stdlib", "package", "pages", "shared", "snapshot", "snapshot_inflated_sha256")}
+        "stdlib", "stdlib_xz", "package", "pages", "shared", "snapshot", "snapshot_inflated_sha256")}
     lock = json.loads((PYODIDE_SRC / "pyodide-lock.json").read_text(encoding="utf-8"))
     runtime_names["lock"] = {"info": lock["info"], "packages": {}}
     return {
@@ -423,6 +449,7 @@ def script_values(manifest: dict) -> dict:
         "workbox_window": f"../{WORKBOX_WINDOW_DIR}/{WORKBOX_WINDOW_SRC.name}",
         "lean_qr": f"../{LEAN_QR_DIR}/{LEAN_QR_SRC.name}",
         "qr_decode": f"../{QR_DIR}/decode.js",
+        "xz_module": f"../{XZ_DIR}/{XZ_MODULE}",
     }
 
 
@@ -500,6 +527,7 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
     files += copy_pyscript(out)
     files += copy_workbox_window(out)
     files += copy_qr(out)
+    files += copy_xz(out)
     nojekyll = out / ".nojekyll"
     nojekyll.touch()
     files.append(nojekyll)

@@ -69,7 +69,7 @@ const { count, size, warnings } = await generateSW({
   // without a cache-busting parameter: what the first visit loaded comes from the HTTP
   // cache instead of being downloaded twice.  (The runtime's content-named files and the
   // vendor directories named after their pinned versions, see web/tools/build.py.)
-  dontCacheBustURLsMatching: /(?:-[0-9a-f]{16}\.(?:zip|tar\.gz|bin\.gz)$)|(?:(?:^|\/)vendor\/(?:pyodide|pyscript|workbox-window|lean-qr|qr)-\d[^/]*\/)/,
+  dontCacheBustURLsMatching: /(?:-[0-9a-f]{16}\.(?:zip|zip\.xz|tar\.gz|bin\.xz)$)|(?:(?:^|\/)vendor\/(?:pyodide|pyscript|workbox-window|lean-qr|qr|xz-decompress)-\d[^/]*\/)/,
   directoryIndex: "index.html",
   cleanupOutdatedCaches: true,
   skipWaiting: false,

@@ -71,6 +71,7 @@ MIME_TYPES = {
     ".whl": "application/zip",
     ".tar": "application/x-tar",
     ".gz": "application/gzip",
+    ".xz": "application/x-xz",
     ".svg": "image/svg+xml",
     ".png": "image/png",
     ".jpg": "image/jpeg",

@@ -24,7 +24,7 @@ progress(8, t("js.boot.download"));
 // Each large runtime file finishing its download moves the bar.
 const milestones = [
   [/pyodide\.asm\.wasm$/, 55, t("js.boot.downloaded")],
-  [/python_stdlib(-[0-9a-f]+)?\.zip$/, 65, null],
+  [/python_stdlib(-[0-9a-f]+)?\.zip(\.xz)?$/, 65, null],
   [/pygames(-[0-9a-f]+)?\.(zip|tar\.gz)$/, 90, t("js.boot.rules")],
 ];
 if ("PerformanceObserver" in window) {

@@ -13,15 +13,19 @@
 //   snapshot's covers the standard library and every archive, so a snapshot is never
 //   paired with another build's files.
 // * A first visit boots as usual, from the precompiled standard library: it never waits for
-//   the snapshot (4-5 MB).  The service worker's precache fetches it in the background.
+//   the snapshot (2.6 MB).  The service worker's precache fetches it in the background.
+// * The standard library's zip is downloaded as xz (RUNTIME.stdlib_xz: 1.24 MB where the zip
+//   of deflated entries was 1.78 MB), inflated in a worker while Pyodide loads, and handed to
+//   Pyodide when it fetches the zip's URL (RUNTIME.stdlib; js/runtime-internals.mjs, 8).
+//   Should the inflating fail, that fetch goes to the server for the zip itself.
 // * A later visit (warm or offline) finds it in Cache Storage and restores Python's memory
 //   from it, with the pygames modules already imported, instead of starting the interpreter
-//   and importing ~200 modules.  The first restore inflates the .gz in a worker
+//   and importing ~200 modules.  The first restore inflates the .xz in a worker
 //   (js/snapshot-worker.mjs) while Pyodide loads, and keeps the inflated form; the visits
 //   after read that, from the game page's first line (web/tools/build.py's inline script).
 //   Without a service worker: always the ordinary boot.  Any failure falls back to it.
 // * What the caches hold is checked before Python gets it: the inflated form, from the kept
-//   copy or from the .gz, must have the SHA-256 of this build (RUNTIME.snapshot_inflated_sha256;
+//   copy or from the .xz, must have the SHA-256 of this build (RUNTIME.snapshot_inflated_sha256;
 //   any page of the origin can write Cache Storage).  A restore that fails, or a page restored
 //   that fails before it is ready, drops the kept copy and boots the ordinary way (the latter
 //   by reloading once, see `recover`), and the page says so (#boot-notice, NOTICE).
@@ -79,7 +83,7 @@ function tell() {
   else show();
 }
 
-// The kept inflated form, dropped (an earlier visit's .gz makes it again, checked).
+// The kept inflated form, dropped (an earlier visit's .xz makes it again, checked).
 const dropKept = () => caches.delete(INFLATED).catch(() => {});
 
 function stage(name, detail) {
@@ -132,6 +136,35 @@ del _f`);
   stage("files written");
 }
 
+// The standard library's zip, inflated from its .xz off the main thread (on it where module
+// workers cannot be made): a promise of its bytes, or null (a build without the .xz).
+const STDLIB_URL = RUNTIME ? new URL(RUNTIME.stdlib, BASE).href : null;
+function inflateStdlib() {
+  const url = new URL(RUNTIME.stdlib_xz, BASE).href;
+  const here = () => import("./snapshot-inflate.mjs").then(async ({ inflate }) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    return inflate(response);
+  });
+  let worker;
+  try {
+    worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
+  } catch {
+    return here();
+  }
+  return new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => {
+      worker.terminate();
+      if (data.bytes) resolve(data.bytes); else reject(new Error(data.why));
+    };
+    worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message || "stdlib worker failed")); };
+    worker.postMessage({ inflate: url });
+  }).then((bytes) => { stage("stdlib inflated"); return bytes; });
+}
+// After the early paint, as every download (see earlyPainted).
+const stdlibBytes = RUNTIME?.stdlib_xz ? earlyPainted.then(inflateStdlib) : null;
+stdlibBytes?.catch((err) => { boot.stdlibSkipped = String(err); });
+
 // Inflated (js/snapshot-inflate.mjs) in a worker; on the main thread where module workers
 // cannot be made.  {bytes: a promise of the memory image}.
 function loadOffThread(url, digest, wasm) {
@@ -168,7 +201,7 @@ function loadHere(url, digest, wasm) {
 // an object: an async function would wait for a promise it returns); null otherwise.
 // * Its inflated form, kept by an earlier visit: read here, or taken over from the page's
 //   inline script (spreading its pages into the image takes a few ms).
-// * Else the .gz of the service worker's precache: inflated in a worker (100-250 ms), its
+// * Else the .xz of the service worker's precache: inflated in a worker (200-300 ms), its
 //   pages still as the wasm starts them copied from pyodide.asm.wasm (precached too), while
 //   Pyodide loads; the worker then keeps the inflated form for the next visits.
 // Never a network request: a first visit must not wait for 4-5 MB.  Either way the bytes are
@@ -176,7 +209,7 @@ function loadHere(url, digest, wasm) {
 // spread into the image) before Pyodide gets them: a damaged copy rejects.
 async function cachedSnapshot() {
   const digest = RUNTIME?.snapshot_inflated_sha256;
-  if (!RUNTIME?.snapshot || !digest || typeof DecompressionStream !== "function" || !self.caches
+  if (!RUNTIME?.snapshot || !digest || typeof WebAssembly !== "object" || !self.caches
       || !self.crypto?.subtle || NO_CACHES || plainOnce) return null;
   const url = new URL(RUNTIME.snapshot, BASE).href;
   // (Its pages still as the wasm module starts them are copied from the wasm: snapshot-inflate.mjs.)
@@ -223,7 +256,19 @@ const forward = { stdout: (s) => sinks.stdout(s), stderr: (s) => sinks.stderr(s)
 
 // Pyodide 314 only logs a wasm that fails to instantiate ("wasm instantiation failed!") and
 // then waits forever: turn that message into an error, so that the page says it cannot start.
+// While Pyodide loads, its fetch of the standard library's zip gets the bytes inflated from
+// the .xz (js/runtime-internals.mjs, 8); any other fetch goes on as usual.
 function loadWatched(options) {
+  const realFetch = globalThis.fetch;
+  const served = stdlibBytes && options.stdLibURL === STDLIB_URL;
+  const fetching = function (input, init) {
+    if (served && String(input instanceof Request ? input.url : input) === STDLIB_URL) {
+      stage("stdlib asked");
+      return stdlibBytes.then((bytes) => new Response(bytes), () => realFetch(input, init));
+    }
+    return realFetch(input, init);
+  };
+  if (served) globalThis.fetch = fetching;
   const warn = console.warn;
   let failed;
   const failure = new Promise((_, reject) => { failed = reject; });
@@ -233,7 +278,10 @@ function loadWatched(options) {
     }
     return warn.apply(this, args);
   };
-  return Promise.race([loadVendored(options), failure]).finally(() => { console.warn = warn; });
+  return Promise.race([loadVendored(options), failure]).finally(() => {
+    console.warn = warn;
+    if (globalThis.fetch === fetching) globalThis.fetch = realFetch;
+  });
 }
 
 async function start() {
@@ -265,7 +313,7 @@ async function start() {
       stage("ready");
       return py;
     } catch (err) {
-      // (The damaged copy is dropped: the next visit makes it again from the .gz.)
+      // (The damaged copy is dropped: the next visit makes it again from the .xz.)
       boot.skipped = `restore failed: ${err}`;
       console.warn("pygames: snapshot restore failed, ordinary boot", err);
       await dropKept();

@@ -45,6 +45,12 @@
 //      the wasm (js/snapshot-inflate.mjs, `withBase`, at `snapshotMemoryOffset`).  `_sbrk`
 //      (an export of the wasm on `py._module`) tells how much of that memory is in use.
 //      Check: the build prints the memory and its limit, e2e/test_runtime_fast.py restores.
+//   8. Pyodide fetches its standard library (`stdLibURL`) with the page's global `fetch`
+//      (`browser_getBinaryResponse`: `fetch(new URL(url, location))`, then `arrayBuffer()`),
+//      once, while `loadPyodide` runs.  js/pyodide-fast.mjs answers that one fetch with the
+//      zip inflated from its .xz (the site serves the standard library as xz: issue 24,
+//      "Fewer bytes").  Check: a game page never requests the zip itself, online or
+//      offline (e2e/test_runtime_fast.py, e2e/test_offline.py: the zip is not precached).
 //
 // Upgrades, each checked against the items above:
 //   * pyodide 314.0.7 -> 314.0.8: pyodide.mjs (its JSPI probe no longer skips iOS), the wasm

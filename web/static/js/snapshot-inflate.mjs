@@ -1,9 +1,9 @@
-// Loads the memory snapshot written by web/tools/runtime/snapshot.mjs (`snapshot-<hash>.bin.gz`).
+// Loads the memory snapshot written by web/tools/runtime/snapshot.mjs (`snapshot-<hash>.bin.xz`).
 // Its inflated form, the one kept and checked ("PGSNAP1"):
 //   "PGSNAP1\0", u32 LE total length, u32 LE page size, u32 LE page count n,
 //   n x u32 LE page index, then those n pages
 // i.e. only the pages of Python's wasm memory that are not all zeros (about 13 of 31 MB).
-// The .gz holds less ("PGSNAP2", `withBase`): the pages that are still as the wasm module
+// The .xz holds less ("PGSNAP2", `withBase`): the pages that are still as the wasm module
 // starts them (its data segments: about 0.8 of the 3.6 MB of static data, 1.4 MB of the
 // 5 MB gzip) are named, not stored, and are copied from pyodide.asm.wasm, which the browser
 // holds already:
@@ -14,8 +14,9 @@
 // Used by js/snapshot-worker.mjs (off the main thread) and, without workers, by
 // js/pyodide-fast.mjs itself; by web/tools/runtime/snapshot.mjs too (the same `initialMemory`).
 //
-// Only ever from Cache Storage (the service worker's precache holds the .gz and the wasm):
-// never the network.  Inflating takes 100-250 ms, so the inflated form (13 MB) is kept in a
+// Only ever from Cache Storage (the service worker's precache holds the .xz and the wasm):
+// never the network.  Inflating takes 200-300 ms (xz-decompress, a WebAssembly build of
+// xz-embedded, imported here only then), so the inflated form (13 MB) is kept in a
 // cache of its own, INFLATED, keyed by the snapshot's content-named URL, and read from there
 // (by the page, with `expand`) on the next visits; entries of other snapshots are deleted
 // when one is stored.
@@ -115,7 +116,7 @@ export function initialMemory(wasm) {
   };
 }
 
-// The inflated form ("PGSNAP1") from the .gz's ("PGSNAP2") and the wasm module's bytes (its
+// The inflated form ("PGSNAP1") from the .xz's ("PGSNAP2") and the wasm module's bytes (its
 // initial memory fills the pages named, not stored).  A "PGSNAP1" is returned as it is.
 export function withBase(delta, wasm) {
   const magic = new TextDecoder("latin1").decode(delta.subarray(0, 8));
@@ -154,31 +155,25 @@ export function withBase(delta, wasm) {
   return out;
 }
 
-// Inflate a gzip file (a Response from the cache) into one buffer of its exact size (the
-// gzip trailer's ISIZE: the inflated form is far below 4 GB).
-export async function inflate(response) {
-  const gz = new Uint8Array(await response.arrayBuffer());
-  if (gz.length < 18 || gz[0] !== 0x1f || gz[1] !== 0x8b) throw new Error("not a gzip file");
-  const size = new DataView(gz.buffer).getUint32(gz.length - 4, true);
-  const out = new Uint8Array(size);
-  const reader = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")).getReader();
-  let pos = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    if (pos + value.length > size) throw new Error("gzip longer than its trailer says");
-    out.set(value, pos);
-    pos += value.length;
-  }
-  if (pos !== size) throw new Error("truncated gzip");
-  return out;
+// Where the build put xz-decompress's module (web/tools/build.py, copy_xz).
+const XZ_MODULE = /* build: xz_module */ "../vendor/xz-decompress/xz-decompress.mjs";
+const XZ_MAGIC = [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00];
+
+// Inflate an xz file (a Response from the cache) into one buffer.  `XzStream`: the decoder's
+// stream class (xz-decompress's XzReadableStream), imported from the build's copy when not
+// given.  A damaged or cut file throws (the xz container's CRC32 and its index).
+export async function inflate(response, XzStream = null) {
+  const packed = new Uint8Array(await response.arrayBuffer());
+  if (packed.length < 32 || XZ_MAGIC.some((b, i) => packed[i] !== b)) throw new Error("not an xz file");
+  const Stream = XzStream ?? (await import(new URL(XZ_MODULE, import.meta.url).href)).XzReadableStream;
+  return new Uint8Array(await new Response(new Stream(new Blob([packed]).stream())).arrayBuffer());
 }
 
-// From the .gz of the service worker's precache and the wasm module `wasmUrl` (precached too:
+// From the .xz of the service worker's precache and the wasm module `wasmUrl` (precached too:
 // its initial memory, see `withBase`; the page reads the kept inflated form itself,
-// js/pyodide-fast.mjs): {bytes: the memory image, from: "gzip", keep: async () =>
+// js/pyodide-fast.mjs): {bytes: the memory image, from: "xz", keep: async () =>
 // store the inflated form for the next visits (call it once `bytes` is handed over)}, or
-// null when the browser does not hold the snapshot `url` or the wasm.  Throws Damaged when the .gz is
+// null when the browser does not hold the snapshot `url` or the wasm.  Throws Damaged when the .xz is
 // not the build's (`digest`: its inflated form's SHA-256), after taking it out of the
 // precache and asking the worker for it again (from the server: offline it stays out, and
 // the pages boot the ordinary way).
@@ -191,10 +186,10 @@ export async function loadSnapshot(url, digest, wasmUrl) {
   let sparse;
   try {
     sparse = withBase(await inflate(response), await wasm.arrayBuffer());
-    await check(sparse, digest, "snapshot (.gz)");
+    await check(sparse, digest, "snapshot (.xz)");
   } catch (err) {
     await fetchAgain(url);
-    throw err instanceof Damaged ? err : new Damaged(`snapshot (.gz): ${err}`);
+    throw err instanceof Damaged ? err : new Damaged(`snapshot (.xz): ${err}`);
   }
   const bytes = expand(sparse);
   // Keep the inflated form; forget other snapshots' (older builds).
@@ -205,7 +200,7 @@ export async function loadSnapshot(url, digest, wasmUrl) {
     }
     await inflated.put(url, new Response(sparse)).catch(() => {});  // e.g. quota: next time again
   };
-  return { bytes, from: "gzip", keep };
+  return { bytes, from: "xz", keep };
 }
 
 // `url` out of every cache of the precache, then fetched through the worker, which misses

@@ -3,7 +3,7 @@
 // and of the game package, for warm and offline visits (js/pyodide-fast.mjs
 // restores it when the browser already holds it; a first visit never waits for it).
 //
-//   node web/tools/runtime/snapshot.mjs <pyodide dir> <stdlib zip> <out.gz>
+//   node web/tools/runtime/snapshot.mjs <pyodide dir> <stdlib zip> <out>
 //        [--package-zip ZIP] [--import MODULE]...
 //
 // <stdlib zip> is the zip the browser will mount: the snapshot remembers offsets
@@ -16,12 +16,12 @@
 // unpacks the same zip at every start, and the snapshot is only valid with it.
 // No pyscript module and no JS object goes in.
 //
-// Output format (js/snapshot-inflate.mjs reads it, and describes it): gzip of "PGSNAP2", the
+// Output format (js/snapshot-inflate.mjs reads it, and describes it): "PGSNAP2", the
 // pages of Python's 30 MiB wasm memory that are not all zeros (about 13 MB), those still as
 // the wasm module starts them (its data segments) named but not stored: the page copies them
-// from pyodide.asm.wasm.  Its inflated form ("PGSNAP1", every non-zero page stored) is what
+// from pyodide.asm.wasm; web/tools/runtime/__init__.py compresses it (xz).  Its inflated form ("PGSNAP1", every non-zero page stored) is what
 // the page keeps and checks: its SHA-256 is reported.
-// Prints one JSON line: {"raw", "stored", "bytes", "modules", "heap" (the wasm memory in the
+// Prints one JSON line: {"raw", "stored", "bytes" (uncompressed), "modules", "heap" (the wasm memory in the
 // snapshot), "in_use" (how much of it Python uses), "base_pages", "inflated_sha256",
 // "stdlib_sha256", "version"}.  web/tools/runtime/__init__.py fails the build when "heap" is
 // more than Pyodide can restore.
@@ -29,7 +29,6 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { gzipSync } from "node:zlib";
 import { MAKE_SNAPSHOT_OPTIONS, makeSnapshot, memoryInUse, snapshotMemoryOffset } from "../../static/js/runtime-internals.mjs";
 import { DELTA_MAGIC, initialMemory, withBase } from "../../static/js/snapshot-inflate.mjs";
 
@@ -46,7 +45,7 @@ for (let i = 0; i < argv.length; i++) {
 }
 const [pyodideDir, stdlibZip, out] = positional;
 if (!pyodideDir || !stdlibZip || !out) {
-  console.error("usage: snapshot.mjs <pyodide dir> <stdlib zip> <out.gz> [--package-zip ZIP] [--import MODULE]...");
+  console.error("usage: snapshot.mjs <pyodide dir> <stdlib zip> <out> [--package-zip ZIP] [--import MODULE]...");
   process.exit(2);
 }
 const indexURL = path.resolve(pyodideDir) + path.sep;
@@ -110,12 +109,11 @@ stored.forEach((p, k) => body.set(snapshot.subarray(p * PAGE, Math.min((p + 1) *
 const delta = Buffer.concat([head, body]);
 // What the page will make of it (and check), made here by the page's own code.
 const inflated = withBase(new Uint8Array(delta.buffer, delta.byteOffset, delta.length), wasm);
-const gz = gzipSync(delta, { level: 9 });
-writeFileSync(out, gz);
+writeFileSync(out, delta);
 console.log(JSON.stringify({
   raw: total,
   stored: inflated.length,
-  bytes: gz.length,
+  bytes: delta.length,
   modules,
   heap: total - offset,
   in_use: inUse,

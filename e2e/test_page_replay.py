@@ -329,3 +329,29 @@ def test_a_replay_link_made_in_french_opens_in_english(page, request_log, site_u
     expected = replay.load(data, "421")
     assert position(page) == words("en", "site.replay.position", k=0, last=expected.last)
     assert position(page) != words("fr", "site.replay.position", k=0, last=expected.last)
+
+
+@pytest.mark.parametrize("allowed", [True, False], ids=["copied", "refused"])
+def test_the_link_is_copied_or_left_selected_to_copy_by_hand(new_context, site_url, allowed):
+    """Partager copies the link at once and says so; when the browser refuses the clipboard,
+    it says that instead, the link selected to copy by hand (web/app/dom.py `copy_text`, which
+    the replay's, the links', the daily challenge's and the two devices' copy buttons share)."""
+    context = new_context()
+    origin = site_url.split("/", 3)
+    if allowed:
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin="/".join(origin[:3]))
+    else:
+        context.add_init_script("navigator.clipboard.writeText = () => "
+                                "Promise.reject(new DOMException('refused', 'NotAllowedError'));")
+    page = context.new_page()
+    game = GamePage(page, site_url, "yams").open(fresh=True, seed="copy")
+    game.start_game([("Léa", "human"), ("Paul", "human")])
+    page.click("#share-open")
+    said = words("fr", "site.share.copied" if allowed else "site.share.not_copied")
+    page.wait_for_function("(t) => document.getElementById('share-status').textContent === t", arg=said)
+    link = page.input_value("#share-link")
+    assert link.startswith(site_url) and "#" in link
+    assert page.evaluate("""() => { const f = document.getElementById('share-link');
+        return [document.activeElement === f, f.selectionStart, f.selectionEnd]; }""") == [True, 0, len(link)]
+    if allowed:
+        assert page.evaluate("navigator.clipboard.readText()") == link

@@ -17,7 +17,7 @@ day's dice (pygames.core.DailySampler), the same for everyone.
 """
 
 import daily_store
-from dom import by_id, clear, el, on, query_params, show, spawn, storage
+from dom import by_id, clear, copy_text, el, on, query_params, show, spawn, storage
 from guard import BadStored, check_saved_match, read_json
 from pyscript import window
 from replay import KEY as REPLAY_KEY
@@ -237,25 +237,12 @@ class Daily:
     # --- sharing ----------------------------------------------------------------------------
 
     def _copy(self):
-        status = by_id("daily-status")
-        try:
-            promise = window.navigator.clipboard.writeText(self.share)
-        except Exception:
-            promise = None
-        if promise is None:
-            self._select()
-            status.textContent = text("site.daily.copy_failed")
-            return
-        spawn(self._copied(promise))
+        copy_text(self.share, self._copied)
 
-    async def _copied(self, promise):
-        status = by_id("daily-status")
-        try:
-            await promise
-            status.textContent = text("site.daily.copied")
-        except Exception:
+    def _copied(self, ok):
+        if not ok:
             self._select()
-            status.textContent = text("site.daily.copy_failed")
+        by_id("daily-status").textContent = text("site.daily.copied" if ok else "site.daily.copy_failed")
 
     def _select(self):
         node = by_id("daily-share-text")

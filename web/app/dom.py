@@ -81,6 +81,27 @@ def spawn(coroutine):
     return task
 
 
+def copy_text(value, then):
+    """Put `value` on the clipboard (call it from the click itself: browsers ask for a
+    person's gesture), then `then(ok)`: True once it is there, False when the browser has
+    no clipboard or refused."""
+    try:
+        promise = window.navigator.clipboard.writeText(value)
+    except Exception:
+        then(False)
+        return
+
+    async def written():
+        try:
+            await promise
+        except Exception:
+            then(False)
+        else:
+            then(True)
+
+    spawn(written())
+
+
 def _reported(task):
     if not task.cancelled() and task.exception() is not None:
         trouble(task.exception())

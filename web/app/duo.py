@@ -27,7 +27,7 @@ import json
 
 import pairing
 import remote
-from dom import by_id, clear, el, on, set_text, show, spawn, storage
+from dom import by_id, clear, copy_text, el, on, set_text, show, spawn, storage
 from guard import check_saved_match, read_json, short
 from pairing import BadMessage, PairingError
 from pyscript import document, window
@@ -381,12 +381,8 @@ class Duo:
     def _copy(self):
         field = by_id("duo-reply") if self.role == "guest" else by_id("duo-offer")
         field.focus()
-        field.select()
-        try:
-            window.navigator.clipboard.writeText(field.value)
-            self._status(text("site.duo.copied"))
-        except Exception:
-            pass
+        field.select()  # (copied by hand if the browser refuses)
+        copy_text(field.value, lambda ok: self._status(text("site.duo.copied")) if ok else None)
 
     @staticmethod
     def _why(err):

@@ -25,7 +25,7 @@ when the turn passes to another device; everything is said in the live region to
 
 import remote
 from ask import ask
-from dom import by_id, clear, el, later, on, pieces_of, said, set_text, show, spawn, storage
+from dom import by_id, clear, copy_text, el, later, on, pieces_of, said, set_text, show, spawn, storage
 from guard import BadStored, check_saved_match, read_json, short
 from pyscript import document, window
 from replay import Replay, ReplayError
@@ -395,23 +395,11 @@ class Remote:
             self._copy()
 
     def _copy(self):
-        field = by_id("remote-link")
-        try:
-            promise = window.navigator.clipboard.writeText(field.value)
-        except Exception:
-            promise = None
-        spawn(self._copied(promise))
+        copy_text(by_id("remote-link").value, self._copied)
 
-    async def _copied(self, promise):
-        ok = False
-        if promise is not None:
-            try:
-                await promise
-                ok = True
-            except Exception:
-                ok = False
+    def _copied(self, ok):
         field, status = by_id("remote-link"), by_id("remote-status")
-        if not ok:
+        if not ok:  # (to copy by hand)
             field.focus()
             field.select()
         status.textContent = text("site.remote.copied" if ok else "site.remote.not_copied")

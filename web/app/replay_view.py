@@ -17,7 +17,7 @@ A link that cannot be shown gives its French message and the way back, nothing e
 
 import asyncio
 
-from dom import by_id, clear, el, on, pieces_of, said, set_text, show, spawn
+from dom import by_id, clear, copy_text, el, on, pieces_of, said, set_text, show, spawn
 from pyscript import document, window
 from replay import ReplayError, from_fragment, link, load
 
@@ -92,21 +92,9 @@ class Share:
 
     def _copy(self):
         """Copy the link (from the click itself: browsers ask for a user's gesture)."""
-        field = by_id("share-link")
-        try:
-            promise = window.navigator.clipboard.writeText(field.value)
-        except Exception:
-            promise = None
-        spawn(self._copied(promise))
+        copy_text(by_id("share-link").value, self._copied)
 
-    async def _copied(self, promise):
-        ok = False
-        if promise is not None:
-            try:
-                await promise
-                ok = True
-            except Exception:
-                ok = False
+    def _copied(self, ok):
         field, status = by_id("share-link"), by_id("share-status")
         field.focus()
         field.select()

@@ -589,17 +589,9 @@ class Shell:
         after = self.match.advance_chance()
         self.duo.played(ply)  # the host: the move and its dice to the other device
         self.view.moved(before, action, after)
-        self.save()
-        said = self.flow.cheer(before, action, plain(pieces_of(self.view.describe(before, action, after))),
-                               by_bot)
-        self.announce(said)
-        self.view.render()
-        self.flow.mark_turn()
-        self.tools.played(ply, said)
-        if self.match.state.is_terminal():
-            self.show_end()
-            self.flow.won()
-            return
+        if self._shown(before, action, plain(pieces_of(self.view.describe(before, action, after))),
+                       by_bot, ply):
+            return None
         if not by_bot:
             self.schedule_bots()
         self.flow.after_play(actor, by_bot or peer)
@@ -616,17 +608,24 @@ class Shell:
             said = plain(pieces_of(self.view.describe(before, action, after)))
         except Exception:  # (never a dice throw first: the host sends a decision and its dice)
             said = ""
+        if not self._shown(before, action, said, by_bot, ply):
+            self.flow.after_play(actor, True)
+
+    def _shown(self, before, action, said, by_bot, ply) -> bool:
+        """What follows a move drawn here, played on this device or received (`said`, its
+        description): the game saved, the move cheered and said, the page drawn, the turn
+        marked, the tools told; the end shown when it ended the game (then True)."""
         self.save()
         said = self.flow.cheer(before, action, said, by_bot)
         self.announce(said)
         self.view.render()
         self.flow.mark_turn()
         self.tools.played(ply, said)
-        if self.match.state.is_terminal():
-            self.show_end()
-            self.flow.won()
-            return
-        self.flow.after_play(actor, True)
+        if not self.match.state.is_terminal():
+            return False
+        self.show_end()
+        self.flow.won()
+        return True
 
     def _awaits_faces(self, action):
         """With real dice, a person's throw without its faces (a Lancer pressed, a key, the

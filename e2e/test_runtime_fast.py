@@ -160,6 +160,19 @@ KEPT = """(url) => caches.open("pygames-snapshot-inflated").then((c) => c.match(
     .call(crypto.subtle, "SHA-256", b))
     .then((d) => Array.from(new Uint8Array(d), (x) => x.toString(16).padStart(2, "0")).join(""))
   : null)"""
+# The SHA-256 of the standard library's zip kept by js/pyodide-fast.mjs (or null).
+KEPT_STDLIB = KEPT.replace("pygames-snapshot-inflated", "pygames-stdlib-inflated")
+
+
+def _stdlib_kept(page, url: str, digest: str) -> None:
+    """Wait until the page's worker has kept the zip of `url` (after it handed it over)."""
+    for _ in range(100):
+        if page.evaluate(KEPT_STDLIB, url) == digest:
+            return
+        page.wait_for_timeout(100)
+    assert page.evaluate(KEPT_STDLIB, url) == digest
+
+
 # For the page, every SHA-256 is the snapshot's: its check passes a damaged copy (a page
 # restored from it then fails, and reloads to an ordinary boot).  (The test's own: realDigest.)
 LYING_DIGEST = """(() => {
@@ -201,6 +214,9 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
     # The standard library came as xz, inflated for Pyodide (js/runtime-internals.mjs, 8).
     assert request_log.matching(re.escape(names["stdlib_xz"]) + "$")
     assert not request_log.matching(re.escape(names["stdlib"]) + "$")
+    assert boot["stdlibFrom"] == "xz", boot
+    stdlib_url = hooked_site + f"{site.PYODIDE_DIR}/{names['stdlib']}"
+    _stdlib_kept(page, stdlib_url, names["stdlib_sha256"])  # (for the visits after)
     page.evaluate(CACHE_SNAPSHOT, names["snapshot"])
     page.close()
 
@@ -210,6 +226,7 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
         boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
         assert boot["mode"] == "snapshot", boot
         assert boot["snapshotFrom"] == expected, boot
+        assert boot["stdlibFrom"] == "kept", boot  # (not inflated at every visit)
         assert page.evaluate(f"typeof {js_global('ready_at')}") == "number"
         page.click("#start")
         page.click("#roll")
@@ -277,6 +294,32 @@ def test_a_damaged_kept_snapshot_is_dropped_and_said(browser, hooked_site, dist_
                 break
             page.wait_for_timeout(100)
         assert page.evaluate(KEPT, url) == digest
+
+
+def test_a_damaged_kept_standard_library_is_dropped_and_inflated_again(browser, hooked_site, dist_dir):
+    """The standard library's zip kept by an earlier visit, rewritten (any page of the origin
+    can): Python never gets it; the page inflates the .xz again, starts and plays, and keeps
+    a good copy."""
+    names = site.runtime_names(dist_dir)
+    url, digest = hooked_site + f"{site.PYODIDE_DIR}/{names['stdlib']}", names["stdlib_sha256"]
+    with site.local_context(browser) as context:
+        page = context.new_page()
+        _ready(page, hooked_site + PAGE + "?fresh=1")
+        _stdlib_kept(page, url, digest)
+        page.evaluate("""async (url) => {
+          const cache = await caches.open("pygames-stdlib-inflated");
+          const zip = new Uint8Array(await (await cache.match(url)).arrayBuffer());
+          zip[zip.length >> 1] ^= 0xff;  // one byte, inside some module
+          await cache.put(url, new Response(zip));
+        }""", url)
+        assert page.evaluate(KEPT_STDLIB, url) not in (None, digest)
+        mark_unready(page)
+        boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=stdlib")
+        assert boot["stdlibFrom"] == "xz" and "Damaged" in boot["stdlibSkipped"], boot
+        page.click("#start")
+        page.click("#roll")
+        page.wait_for_function("() => document.querySelectorAll('#dice > *').length === 5")
+        _stdlib_kept(page, url, digest)
 
 
 def test_nosw_reads_no_cache(browser, hooked_site, dist_dir):

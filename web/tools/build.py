@@ -437,7 +437,8 @@ def script_values(manifest: dict) -> dict:
     entries), the vendored Pyodide's paths and PyScript's module, and embed.js's map of the
     games."""
     runtime_names = {k: manifest.get(k) for k in (
-        "stdlib", "stdlib_xz", "package", "pages", "shared", "snapshot", "snapshot_inflated_sha256")}
+        "stdlib", "stdlib_xz", "stdlib_sha256", "package", "pages", "shared", "snapshot",
+        "snapshot_inflated_sha256")}
     lock = json.loads((PYODIDE_SRC / "pyodide-lock.json").read_text(encoding="utf-8"))
     runtime_names["lock"] = {"info": lock["info"], "packages": {}}
     return {

@@ -44,7 +44,7 @@
 //   archive (the game files' name), shared (the shared part's), stages (ms), checkMs (the
 //   kept copy's SHA-256), notice}.
 import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
-import { INFLATED, check, expand } from "./snapshot-inflate.mjs";
+import { INFLATED, check, expand, inflate, keepStdlib, keptStdlib } from "./snapshot-inflate.mjs";
 import { PROGRESS_EVENT, WASM_FAILURE_LOG, dropWorkerHooks, restoreOptions, writeFiles } from "./runtime-internals.mjs";
 import { readTarGz } from "./untar.mjs";
 
@@ -136,30 +136,46 @@ del _f`);
   stage("files written");
 }
 
-// The standard library's zip, inflated from its .xz off the main thread (on it where module
-// workers cannot be made): a promise of its bytes, or null (a build without the .xz).
+// The standard library's zip: the copy an earlier visit kept (checked), else inflated from
+// its .xz off the main thread (on it where module workers cannot be made; the worker then
+// keeps it).  A promise of its bytes, or null (a build without the .xz).
 const STDLIB_URL = RUNTIME ? new URL(RUNTIME.stdlib, BASE).href : null;
-function inflateStdlib() {
+async function inflateStdlib() {
   const url = new URL(RUNTIME.stdlib_xz, BASE).href;
-  const here = () => import("./snapshot-inflate.mjs").then(async ({ inflate }) => {
+  const digest = RUNTIME.stdlib_sha256;
+  if (!NO_CACHES) {
+    const kept = await keptStdlib(STDLIB_URL, digest).catch((err) => { boot.stdlibSkipped = String(err); });
+    if (kept) {
+      boot.stdlibFrom = "kept";
+      stage("stdlib read");
+      return kept;
+    }
+  }
+  const here = async () => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url}: ${response.status}`);
-    return inflate(response);
-  });
+    const bytes = await inflate(response);
+    await check(bytes, digest, "standard library (.xz)");
+    if (!NO_CACHES) setTimeout(() => keepStdlib(STDLIB_URL, bytes.slice()).catch(() => {}), 0);
+    return bytes;
+  };
   let worker;
   try {
     worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
   } catch {
     return here();
   }
-  return new Promise((resolve, reject) => {
+  const bytes = await new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
-      worker.terminate();
       if (data.bytes) resolve(data.bytes); else reject(new Error(data.why));
     };
-    worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message || "stdlib worker failed")); };
-    worker.postMessage({ inflate: url });
-  }).then((bytes) => { stage("stdlib inflated"); return bytes; });
+    worker.onerror = (event) => reject(new Error(event.message || "stdlib worker failed"));
+    // (The worker keeps the zip once it has sent it, then is collected: not with ?nosw.)
+    worker.postMessage({ inflate: url, digest, keep: NO_CACHES ? null : STDLIB_URL });
+  });
+  boot.stdlibFrom = "xz";
+  stage("stdlib inflated");
+  return bytes;
 }
 // After the early paint, as every download (see earlyPainted).
 const stdlibBytes = RUNTIME?.stdlib_xz ? earlyPainted.then(inflateStdlib) : null;

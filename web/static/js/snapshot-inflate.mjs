@@ -203,6 +203,38 @@ export async function loadSnapshot(url, digest, wasmUrl) {
   return { bytes, from: "xz", keep };
 }
 
+// The standard library's zip, inflated from its .xz (js/pyodide-fast.mjs), is kept too, in a
+// cache of its own keyed by the zip's content-named URL, and checked like the snapshot (its
+// SHA-256, RUNTIME.stdlib_sha256) whenever it is read: a later visit reads it (a few ms)
+// instead of inflating the .xz again (100-250 ms).
+export const STDLIB_KEPT = "pygames-stdlib-inflated";
+
+// The kept zip of `url` if it is this build's (`digest`), else null (a damaged one is dropped).
+export async function keptStdlib(url, digest) {
+  if (!self.caches) return null;
+  const cache = await caches.open(STDLIB_KEPT);
+  const response = await cache.match(url);
+  if (!response) return null;
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  try {
+    await check(bytes, digest, "standard library (kept)");
+  } catch (err) {
+    await cache.delete(url);
+    throw err;
+  }
+  return bytes;
+}
+
+// Keep the zip of `url`, and forget other builds'.
+export async function keepStdlib(url, bytes) {
+  if (!self.caches) return;
+  const cache = await caches.open(STDLIB_KEPT);
+  for (const old of await cache.keys()) {
+    if (old.url !== url) await cache.delete(old);
+  }
+  await cache.put(url, new Response(bytes)).catch(() => {});  // e.g. quota: next time again
+}
+
 // `url` out of every cache of the precache, then fetched through the worker, which misses
 // it and asks the server (Workbox's precache falls back to the network), and put back.
 async function fetchAgain(url) {

@@ -2,20 +2,26 @@
 // (js/snapshot-inflate.mjs; never the network) off the main thread, while the page compiles
 // Pyodide.  Message in: {url, digest (its inflated form's SHA-256), wasm (pyodide.asm.wasm's URL)}; out: {bytes: Uint8Array
 // (its buffer transferred), from} or {bytes: null, why, damaged}.  Then it stores the inflated form for the next visits.
-// Or {inflate: url}: the .xz file at `url` (the standard library: from the service worker's
-// precache, or the server on a first visit), inflated; out: {bytes} or {bytes: null, why}.
-import { inflate, loadSnapshot } from "./snapshot-inflate.mjs";
+// Or {inflate: url, keep, digest}: the .xz file at `url` (the standard library: from the
+// service worker's precache, or the server on a first visit), inflated and checked (its
+// SHA-256 `digest`); out: {bytes} or {bytes: null, why}; then kept under the URL `keep`.
+import { check, inflate, keepStdlib, loadSnapshot } from "./snapshot-inflate.mjs";
 
 addEventListener("message", async ({ data }) => {
   if (data.inflate) {
+    let bytes;
     try {
       const response = await fetch(data.inflate);
       if (!response.ok) throw new Error(`${data.inflate}: ${response.status}`);
-      const bytes = await inflate(response);
-      postMessage({ bytes }, [bytes.buffer]);
+      bytes = await inflate(response);
+      await check(bytes, data.digest, "standard library (.xz)");
+      const copy = bytes.slice();
+      postMessage({ bytes: copy }, [copy.buffer]);
     } catch (err) {
       postMessage({ bytes: null, why: String(err) });
+      return;
     }
+    if (data.keep) await keepStdlib(data.keep, bytes).catch(() => {});
     return;
   }
   try {

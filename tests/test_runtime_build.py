@@ -27,15 +27,6 @@ STOCK = runtime.PYODIDE_SRC / runtime.STDLIB
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    assert shutil.which("node"), "node is needed by the build (it comes with npm)"
-    assert STOCK.is_file(), "run npm ci first"
-    out = tmp_path_factory.mktemp("rt") / runtime.STDLIB
-    report = runtime.precompile(out)
-    return out, report
-
-
-@pytest.fixture(scope="module")
 def site_build(tmp_path_factory):
     """The whole runtime step as web/tools/build.py runs it (every page's archive, the memory
     snapshot), made once for the tests that read its files: (folder, the game zip's names
@@ -43,12 +34,22 @@ def site_build(tmp_path_factory):
     cached.  Its files are only read."""
     import build  # web/tools/build.py
 
+    assert shutil.which("node"), "node is needed by the build (it comes with npm)"
+    assert STOCK.is_file(), "run npm ci first"
     work = tmp_path_factory.mktemp("site")
     package = build.zip_package(work)
     before = set(zipfile.ZipFile(package).namelist())
     report = runtime.build_runtime(work / "vendor", package_zip=package, quiet=True,
                                    pages=build.page_roots())
     return work, before, report
+
+
+@pytest.fixture(scope="module")
+def built(site_build):
+    """The precompiled standard library of the site's step (site_build) and its report."""
+    work, _, report = site_build
+    assert report["mode"] == "precompiled"
+    return work / "vendor" / report["manifest"]["stdlib"], report
 
 
 def _dropped(name: str) -> bool:
@@ -141,14 +142,19 @@ def test_docstrings_stripped_but_code_intact(built):
 
 def test_build_is_reproducible(built, tmp_path, monkeypatch):
     """A second run from scratch (empty cache) writes the same bytes."""
+    import build
+
     out, _ = built
     monkeypatch.setattr(runtime, "CACHE", tmp_path / "cache")
-    again = runtime.precompile(tmp_path / "again.zip")
-    assert again["cached"] is False
-    assert (tmp_path / "again.zip").read_bytes() == out.read_bytes()
-    cached = runtime.precompile(tmp_path / "third.zip")
-    assert cached["cached"] is True
-    assert (tmp_path / "third.zip").read_bytes() == out.read_bytes()
+    completed = []
+    for n, cached in enumerate((False, True)):
+        (tmp_path / str(n)).mkdir()
+        package = build.zip_package(tmp_path / str(n))
+        again = runtime.precompile(tmp_path / f"{n}.zip", package_zip=package)
+        assert again["cached"] is cached
+        assert (tmp_path / f"{n}.zip").read_bytes() == out.read_bytes()
+        completed.append(package.read_bytes())
+    assert completed[0] == completed[1]
 
 
 def test_without_node_the_stock_zip_stays(tmp_path, monkeypatch, capsys):
@@ -594,3 +600,36 @@ def test_page_reads_the_game_files_as_python_does(site_build, tmp_path):
     assert good == expected
     assert "error" in header and "error" in cut
     assert "unsafe" in evil["error"]
+
+
+def test_the_cache_keeps_the_builds_last_used(tmp_path, monkeypatch):
+    """The cache keeps 3 snapshots: the 3 last used, a hit counting as a use (the site's
+    build, reused by the tests between others, stays cached)."""
+    import os
+
+    monkeypatch.setattr(runtime, "CACHE", tmp_path / "cache")
+    made = []
+
+    def node(args):  # snapshot.mjs, as far as the cache sees it: it writes its file
+        Path(args[4]).write_bytes(b"snapshot")
+        made.append(args[args.index("--import") + 1])
+        return {"heap": 1}
+
+    monkeypatch.setattr(runtime, "_run_node", node)
+    stdlib, out = tmp_path / "stdlib.zip", tmp_path / "out"
+    stdlib.write_bytes(b"stdlib")
+    out.mkdir()
+
+    def snap(module: str) -> bool:
+        cached = runtime.snapshot(stdlib, None, [module], out)["cached"]
+        for entry in runtime.CACHE.glob("snapshot-*.gz"):  # older by 10 s: no two uses alike
+            then = entry.stat().st_mtime - 10
+            os.utime(entry, (then, then))
+        return cached
+
+    assert [snap(m) for m in ("a", "b", "c")] == [False] * 3
+    assert snap("a") is True  # a hit: "a" is now the last used
+    assert snap("d") is False  # a fourth: the least recently used ("b") goes
+    assert [snap(m) for m in ("a", "c", "d")] == [True] * 3
+    assert snap("b") is False
+    assert made == ["a", "b", "c", "d", "b"]

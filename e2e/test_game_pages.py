@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from harness.pages import GAME_PAGES, GamePage, open_embedded, words
+from harness.pages import GAME_PAGES, GamePage, nearly_finished, open_embedded, words
 
 from pygames import FAMILIES, messages
 
@@ -55,13 +55,18 @@ def test_setup_play_and_resume(page, site_url, family, lang, request_log):
 @pytest.mark.parametrize("family", GAME_PAGES)
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_game_goes_to_its_end_screen(page, site_url, family, lang, request_log):
-    """Computer players only, at full speed: the end screen in the page's language, and a
+    """Computer players only, at full speed, from a saved game one decision before its end
+    (whole games between computers: e2e/test_page_replay.py, test_page_safety.py): the
+    computer's last move, played here, brings the end screen in the page's language, and a
     reload shows it again."""
     ruleset = FAMILIES[family].games[0]
     seat = [s for s in ruleset.seats if s != "human"][0]
-    game = GamePage(page, site_url, family, lang=lang).open(fresh=True, seed=f"end-{family}")
-    game.start_game([(f"Ordi{i}", seat) for i in range(max(2, ruleset.min_players))], or_end=True)
+    players = [f"Ordi{i}" for i in range(max(2, ruleset.min_players))]
+    saved = nearly_finished(family, f"end-{family}", players, seat)
+    game = GamePage(page, site_url, family, lang=lang)
+    game.open_saved(saved, seed=f"end-{family}")
     game.wait_end()
+    assert len(game.record()["actions"]) > len(saved["record"]["actions"])  # played here
     title_text = page.text_content("#end-title")
     winners = [p for p in game.replay().state.outcome().winners]
     names = [f"Ordi{i}" for i in winners]

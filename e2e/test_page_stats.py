@@ -15,33 +15,13 @@ from pathlib import Path
 
 import pytest
 import stats  # web/app/stats.py: what the page computes
-from harness.pages import GAME_PAGES, GamePage, aside_keys, empty_filler, fill_storage
+from harness.pages import GAME_PAGES, GamePage, aside_keys, empty_filler, fill_storage, nearly_finished
 
-from pygames import FAMILIES, DiceSampler, Match, Player, load_match
-from pygames.bots import bot_for
+from pygames import FAMILIES, load_match
 
 pytestmark = pytest.mark.warm  # one shared, already cached browser context (e2e/conftest.py)
 
 HOSTILE = "<img src=x onerror=alert(1)>"
-
-
-def nearly_finished(family: str, seed: str, names) -> dict:
-    """A saved game of computer players one decision before its end."""
-    game = FAMILIES[family].games[0]
-    players = [Player(n, "simple") for n in names]
-    match = Match(game, players, None, DiceSampler(seed))
-    bot = bot_for(game, "simple")
-    decisions = []
-    while not match.state.is_terminal():
-        if match.state.is_chance():
-            match.throw()
-        else:
-            decisions.append(len(match.history))
-            match.apply(bot(match.state))
-    record = match.to_record()
-    record["actions"] = record["actions"][: decisions[-1]]
-    load_match(record)  # it replays
-    return {"record": record}
 
 
 def names_for(family: str) -> list[str]:

@@ -29,12 +29,29 @@ STOCK = runtime.PYODIDE_SRC / runtime.STDLIB
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def site_build(tmp_path_factory):
+    """The whole runtime step as web/tools/build.py runs it (every page's archive, the memory
+    snapshot), made once for the tests that read its files: (folder, the game zip's names
+    before the step, report).  The same inputs as dist/'s, so its node steps are usually
+    cached.  Its files are only read."""
+    import build  # web/tools/build.py
+
     assert shutil.which("node"), "node is needed by the build (it comes with npm)"
     assert STOCK.is_file(), "run npm ci first"
-    out = tmp_path_factory.mktemp("rt") / runtime.STDLIB
-    report = runtime.precompile(out)
-    return out, report
+    work = tmp_path_factory.mktemp("site")
+    package = build.zip_package(work)
+    before = set(zipfile.ZipFile(package).namelist())
+    report = runtime.build_runtime(work / "vendor", package_zip=package, quiet=True,
+                                   pages=build.page_roots())
+    return work, before, report
+
+
+@pytest.fixture(scope="module")
+def built(site_build):
+    """The precompiled standard library of the site's step (site_build) and its report."""
+    work, _, report = site_build
+    assert report["mode"] == "precompiled"
+    return work / "vendor" / report["manifest"]["stdlib"], report
 
 
 def _dropped(name: str) -> bool:
@@ -127,14 +144,19 @@ def test_docstrings_stripped_but_code_intact(built):
 
 def test_build_is_reproducible(built, tmp_path, monkeypatch):
     """A second run from scratch (empty cache) writes the same bytes."""
+    import build
+
     out, _ = built
     monkeypatch.setattr(runtime, "CACHE", tmp_path / "cache")
-    again = runtime.precompile(tmp_path / "again.zip")
-    assert again["cached"] is False
-    assert (tmp_path / "again.zip").read_bytes() == out.read_bytes()
-    cached = runtime.precompile(tmp_path / "third.zip")
-    assert cached["cached"] is True
-    assert (tmp_path / "third.zip").read_bytes() == out.read_bytes()
+    completed = []
+    for n, cached in enumerate((False, True)):
+        (tmp_path / str(n)).mkdir()
+        package = build.zip_package(tmp_path / str(n))
+        again = runtime.precompile(tmp_path / f"{n}.zip", package_zip=package)
+        assert again["cached"] is cached
+        assert (tmp_path / f"{n}.zip").read_bytes() == out.read_bytes()
+        completed.append(package.read_bytes())
+    assert completed[0] == completed[1]
 
 
 def test_without_node_the_stock_zip_stays(tmp_path, monkeypatch, capsys):
@@ -215,17 +237,15 @@ def _read_snapshot(path: Path) -> tuple[int, dict[int, bytes], int]:
     return total, out, based
 
 
-def test_build_runtime_names_files_by_content_and_snapshots_the_package(tmp_path):
+def test_build_runtime_names_files_by_content_and_snapshots_the_package(site_build):
     """The whole step as web/tools/build.py runs it: precompiled zip, game zip completed with its
     bytecode and PyScript's, memory snapshot made with both; all three named after their
     content."""
     import build  # web/tools/build.py
 
-    out = tmp_path / "vendor"
-    package = build.zip_package(tmp_path)
-    before = set(zipfile.ZipFile(package).namelist())
+    tmp_path, before, report = site_build
+    out, package = tmp_path / "vendor", tmp_path / build.PACKAGE_ZIP
     assert {"shell.py", "yams_view.py", "dom.py", "embed.py", "pygames/core.py"} <= before
-    report = runtime.build_runtime(out, package_zip=package, quiet=True, pages=build.page_roots())
     assert report["mode"] == "precompiled"
     manifest = report["manifest"]
     stdlib, pkg = out / manifest["stdlib"], tmp_path / manifest["package"]
@@ -288,7 +308,7 @@ def _members(path: Path) -> dict[str, bytes]:
         return {m.name: tar.extractfile(m).read() for m in tar.getmembers()}
 
 
-def test_each_page_archive_holds_its_own_game_only(tmp_path):
+def test_each_page_archive_holds_its_own_game_only(site_build):
     """A game page's archive: the shell, its view, its game and what they import (a bot or
     the advisor imported inside a function too), as bytecode without the sources where
     there is bytecode; PyScript's bytecode; not another game, not the CLI, not another
@@ -297,9 +317,7 @@ def test_each_page_archive_holds_its_own_game_only(tmp_path):
 
     from pygames import FAMILIES, GAME_MODULES
 
-    package = build.zip_package(tmp_path)
-    report = runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True,
-                                   pages=build.page_roots(), make_snapshot=False)
+    tmp_path, _, report = site_build
     manifest = report["manifest"]
     full = _members(tmp_path / manifest["package"])
     views = {f.view for f in FAMILIES.values()}
@@ -358,36 +376,41 @@ def test_page_modules_follow_every_import():
     assert runtime.page_modules(["no_such_module"]) == []
 
 
-def test_snapshot_name_changes_with_a_page_archive(tmp_path):
-    """The snapshot's name covers every page's archive too."""
+def test_snapshot_name_changes_with_a_page_archive(site_build, tmp_path):
+    """The snapshot's name covers every page's archive too: the site's step again with one
+    page's roots without its view, so that page's archive alone changes (the same game files,
+    the same modules imported)."""
     import build
 
-    names = []
-    for n, roots in enumerate((["shell"], ["shell", "yams_view"])):
-        work = tmp_path / str(n)
-        work.mkdir()
-        package = build.zip_package(work)
-        report = runtime.build_runtime(work / "vendor", package_zip=package, quiet=True,
-                                       pages={"yams": roots})
-        names.append(report["manifest"]["snapshot"])
-    assert None not in names and names[0] != names[1]
+    _, _, site = site_build
+    roots = build.page_roots()
+    roots["yams"].remove("yams_view")
+    package = build.zip_package(tmp_path)
+    report = runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True,
+                                   pages=roots)
+    ours, theirs = report["manifest"], site["manifest"]
+    assert ours["pages"]["yams"] != theirs["pages"]["yams"]
+    assert ours["package"] == theirs["package"] and ours["stdlib"] == theirs["stdlib"]
+    assert report["snapshot"]["modules"] == site["snapshot"]["modules"]
+    assert None not in (ours["snapshot"], theirs["snapshot"])
+    assert ours["snapshot"] != theirs["snapshot"]
 
 
-def test_snapshot_name_changes_with_the_package(tmp_path):
-    """The snapshot holds the package's modules: another package, another snapshot."""
+def test_snapshot_name_changes_with_the_package(site_build, tmp_path):
+    """The snapshot holds the package's modules: another package, another snapshot (the site's
+    step again with one more file in the game zip)."""
     import build
 
-    names = []
-    for n in range(2):
-        work = tmp_path / str(n)
-        work.mkdir()
-        package = build.zip_package(work)
-        if n:
-            with zipfile.ZipFile(package, "a") as zf:
-                zf.writestr("extra.py", "X = 1\n")
-        report = runtime.build_runtime(work / "vendor", package_zip=package, quiet=True)
-        names.append(report["manifest"]["snapshot"])
-    assert names[0] != names[1]
+    _, _, site = site_build
+    package = build.zip_package(tmp_path)
+    with zipfile.ZipFile(package, "a") as zf:
+        zf.writestr("extra.py", "X = 1\n")
+    report = runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True,
+                                   pages=build.page_roots())
+    ours, theirs = report["manifest"], site["manifest"]
+    assert ours["package"] != theirs["package"] and ours["pages"] == theirs["pages"]
+    assert None not in (ours["snapshot"], theirs["snapshot"])
+    assert ours["snapshot"] != theirs["snapshot"]
 
 
 #: xz-decompress's XzReadableStream, from node_modules (the page imports the build's copy).
@@ -395,69 +418,76 @@ XZ_IMPORT = f"""import {{ createRequire }} from "node:module";
 const {{ XzReadableStream }} = createRequire({json.dumps(str(ROOT / "package.json"))})("xz-decompress");"""
 
 
-def _node_module(module: str, body: str, path: Path) -> dict:
-    """Run *body* (JS: `result` of the file `path`, given as `FILE`) with the exports of
-    web/static/js/*module* in scope, in Node as the page would; its JSON, or {"error": message}."""
+def _node_module(module: str, body: str, paths: list[Path]) -> list[dict]:
+    """Run *body* (JS: `result` of one file, given as `FILE`) with the exports of
+    web/static/js/*module* in scope, in Node as the page would, on each of *paths* in turn (one
+    Node for them all); for each, its JSON or {"error": message}."""
     script = f"""
 import * as m from {json.dumps((ROOT / "web/static/js" / module).as_uri())};
 import {{ readFileSync }} from "node:fs";
 {XZ_IMPORT}
 import {{ createHash }} from "node:crypto";
-const FILE = new Response(readFileSync(process.argv[1]));
 const sha256 = (data) => createHash("sha256").update(data).digest("hex");
-try {{
-  {body}
-  console.log(JSON.stringify(result));
-}} catch (err) {{
-  console.log(JSON.stringify({{error: String(err)}}));
+const results = [];
+for (const path of process.argv.slice(1)) {{
+  const FILE = new Response(readFileSync(path));
+  try {{
+    {body}
+    results.push(result);
+  }} catch (err) {{
+    results.push({{error: String(err)}});
+  }}
 }}
+console.log(JSON.stringify(results));
 """
-    proc = subprocess.run(["node", "--input-type=module", "-e", script, str(path)],
+    proc = subprocess.run(["node", "--input-type=module", "-e", script, *map(str, paths)],
                           capture_output=True, text=True, timeout=120, check=True)
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert len(results) == len(paths)
+    return results
 
 
-def _node_read(path: Path) -> dict:
+def _node_read(*paths: Path) -> list[dict]:
     return _node_module("snapshot-inflate.mjs", f"""
-  const wasm = readFileSync({json.dumps(str(runtime.PYODIDE_SRC / "pyodide.asm.wasm"))});
-  const bytes = m.expand(m.withBase(await m.inflate(FILE, XzReadableStream), wasm));
-  const result = {{length: bytes.length, sha256: sha256(bytes)}};""", path)
+    const wasm = readFileSync({json.dumps(str(runtime.PYODIDE_SRC / "pyodide.asm.wasm"))});
+    const bytes = m.expand(m.withBase(await m.inflate(FILE, XzReadableStream), wasm));
+    const result = {{length: bytes.length, sha256: sha256(bytes)}};""", list(paths))
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")
-def test_page_reader_rebuilds_the_memory_image(tmp_path):
+def test_page_reader_rebuilds_the_memory_image(site_build, tmp_path):
     """web/static/js/snapshot-inflate.mjs (what the page runs) gives back the whole memory image,
     zero pages included, and refuses damaged files."""
     import struct
 
-    import build
-
-    package = build.zip_package(tmp_path)
-    report = runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True)
-    snap = tmp_path / "vendor" / report["manifest"]["snapshot"]
+    work, _, report = site_build
+    snap = work / "vendor" / report["manifest"]["snapshot"]
     total, pages, _ = _read_snapshot(snap)
     image = bytearray(total + 4096)
     for i, page in pages.items():
         image[i * 4096:(i + 1) * 4096] = page
     image = bytes(image[:total])
-    assert _node_read(snap) == {"length": total, "sha256": hashlib.sha256(image).hexdigest()}
-
     raw = lzma.decompress(snap.read_bytes(), format=lzma.FORMAT_XZ)
-    bad = tmp_path / "bad.bin.xz"
-    for damaged in (b"NOTSNAP!" + raw[8:],                       # another file
-                    raw[:-100],                                  # truncated
-                    raw[:16] + struct.pack("<I", 10**6) + raw[20:],  # page count too large
-                    raw[:20] + struct.pack("<I", 10**6) + raw[24:]):  # more from the wasm than in all
-        bad.write_bytes(runtime.xz(damaged))
-        assert "error" in _node_read(bad), damaged[:24]
+    bad = []
+    for n, damaged in enumerate((b"NOTSNAP!" + raw[8:],                       # another file
+                                 raw[:-100],                                  # truncated
+                                 raw[:16] + struct.pack("<I", 10**6) + raw[20:],  # page count too large
+                                 raw[:20] + struct.pack("<I", 10**6) + raw[24:])):  # more from the wasm than in all
+        bad.append(tmp_path / f"bad{n}.bin.xz")
+        # (the fastest preset: only the bytes matter; the page's decoder reads any)
+        bad[-1].write_bytes(lzma.compress(damaged, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, preset=0))
     packed = snap.read_bytes()
-    bad.write_bytes(packed[:-20])  # a cut download
-    assert "error" in _node_read(bad)
+    bad.append(tmp_path / "cut.bin.xz")
+    bad[-1].write_bytes(packed[:-20])  # a cut download
     middle = len(packed) // 2  # a byte changed on the way (the xz check's CRC32)
-    bad.write_bytes(packed[:middle] + bytes([packed[middle] ^ 1]) + packed[middle + 1:])
-    assert "error" in _node_read(bad)
-    bad.write_bytes(gzip.compress(raw))  # not xz (an older build's .gz)
-    assert "error" in _node_read(bad)
+    bad.append(tmp_path / "flipped.bin.xz")
+    bad[-1].write_bytes(packed[:middle] + bytes([packed[middle] ^ 1]) + packed[middle + 1:])
+    bad.append(tmp_path / "old.bin.gz")
+    bad[-1].write_bytes(gzip.compress(raw, compresslevel=1))  # not xz (an older build's .gz)
+    good, *refused = _node_read(snap, *bad)
+    assert good == {"length": total, "sha256": hashlib.sha256(image).hexdigest()}
+    for path, result in zip(bad, refused):
+        assert "error" in result, path.name
 
 
 NODE_RESTORE = """
@@ -478,14 +508,11 @@ json.dumps({"modules": sorted(sys.modules), "game": Yams().id,
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")
-def test_snapshot_restores_with_the_game_already_imported(tmp_path):
+def test_snapshot_restores_with_the_game_already_imported(site_build):
     """The snapshot restores (in Node, as the page does) with the pygames modules and the
     pure app modules imported, and nothing that holds a browser object."""
-    import build
-
-    package = build.zip_package(tmp_path)
-    out = tmp_path / "vendor"
-    report = runtime.build_runtime(out, package_zip=package, quiet=True)
+    work, _, report = site_build
+    out = work / "vendor"
     names = report["manifest"]
     script = NODE_RESTORE % {
         "inflate": json.dumps((ROOT / "web/static/js/snapshot-inflate.mjs").as_uri()),
@@ -533,7 +560,7 @@ def test_the_initial_memory_is_read_from_the_wasm(tmp_path):
     assert runtime.wasm_initial_memory(runtime.PYODIDE_SRC / "pyodide.asm.wasm") == 30 * 2**20
 
 
-def test_a_snapshot_pyodide_cannot_restore_stops_the_build(tmp_path, monkeypatch):
+def test_a_snapshot_pyodide_cannot_restore_stops_the_build(site_build, tmp_path, monkeypatch):
     """pyodide issue #6254: a snapshot whose memory grew past the wasm's initial memory fails to
     restore, and every visit would boot the slow way without a word.  The guard, then the
     build: it stops with a message that says why and what to do."""
@@ -553,47 +580,80 @@ def test_a_snapshot_pyodide_cannot_restore_stops_the_build(tmp_path, monkeypatch
     monkeypatch.setattr(runtime, "snapshot", grown)
     package = build.zip_package(tmp_path)
     with pytest.raises(runtime.SnapshotTooLarge, match="Import fewer modules"):
-        runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True)
+        # (site_build's inputs: its snapshot is cached)
+        runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True,
+                              pages=build.page_roots())
 
 
-def _node_untar(path: Path) -> dict:
+def _node_untar(*paths: Path) -> list[dict]:
     return _node_module("untar.mjs", """
-  const files = await m.readTarGz(FILE);
-  const result = Object.fromEntries(files.map((f) => [f.name, sha256(f.data)]));""", path)
+    const files = await m.readTarGz(FILE);
+    const result = Object.fromEntries(files.map((f) => [f.name, sha256(f.data)]));""", list(paths))
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node (comes with npm)")
-def test_page_reads_the_game_files_as_python_does(tmp_path):
+def test_page_reads_the_game_files_as_python_does(site_build, tmp_path):
     """web/static/js/untar.mjs (how the page gets the game's files) reads pygames-<hash>.tar.gz
     exactly as Python's tarfile does, and refuses damaged or unsafe archives."""
     import gzip
     import io
     import tarfile
 
-    import build
-
-    package = build.zip_package(tmp_path)
-    report = runtime.build_runtime(tmp_path / "vendor", package_zip=package, quiet=True,
-                                   make_snapshot=False)
-    pkg = tmp_path / report["manifest"]["package"]
+    work, _, report = site_build
+    pkg = work / report["manifest"]["package"]
     with tarfile.open(pkg) as tar:
         expected = {m.name: hashlib.sha256(tar.extractfile(m).read()).hexdigest()
                     for m in tar.getmembers()}
     assert "shell.py" in expected and "pygames/core.py" in expected
-    assert _node_untar(pkg) == expected
 
     raw = gzip.decompress(pkg.read_bytes())
-    bad = tmp_path / "bad.tar.gz"
     damaged_header = bytearray(raw)
     damaged_header[10] ^= 0xFF  # a name byte: the checksum no longer matches
-    for damaged in (bytes(damaged_header), raw[:700]):
-        bad.write_bytes(gzip.compress(damaged))
-        assert "error" in _node_untar(bad)
     # a path leaving the working directory
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as tar:
         entry = tarfile.TarInfo("../evil.py")
         entry.size = 1
         tar.addfile(entry, io.BytesIO(b"x"))
-    bad.write_bytes(gzip.compress(buf.getvalue()))
-    assert "unsafe" in _node_untar(bad)["error"]
+    bad = []
+    for name, damaged in (("header", bytes(damaged_header)), ("cut", raw[:700]),
+                          ("evil", buf.getvalue())):
+        bad.append(tmp_path / f"{name}.tar.gz")
+        bad[-1].write_bytes(gzip.compress(damaged, compresslevel=1))
+    good, header, cut, evil = _node_untar(pkg, *bad)
+    assert good == expected
+    assert "error" in header and "error" in cut
+    assert "unsafe" in evil["error"]
+
+
+def test_the_cache_keeps_the_builds_last_used(tmp_path, monkeypatch):
+    """The cache keeps 3 snapshots: the 3 last used, a hit counting as a use (the site's
+    build, reused by the tests between others, stays cached)."""
+    import os
+
+    monkeypatch.setattr(runtime, "CACHE", tmp_path / "cache")
+    made = []
+
+    def node(args):  # snapshot.mjs, as far as the cache sees it: it writes its file
+        Path(args[4]).write_bytes(b"snapshot")
+        made.append(args[args.index("--import") + 1])
+        return {"heap": 1}
+
+    monkeypatch.setattr(runtime, "_run_node", node)
+    stdlib, out = tmp_path / "stdlib.zip", tmp_path / "out"
+    stdlib.write_bytes(b"stdlib")
+    out.mkdir()
+
+    def snap(module: str) -> bool:
+        cached = runtime.snapshot(stdlib, None, [module], out)["cached"]
+        for entry in runtime.CACHE.glob("snapshot-*.xz"):  # older by 10 s: no two uses alike
+            then = entry.stat().st_mtime - 10
+            os.utime(entry, (then, then))
+        return cached
+
+    assert [snap(m) for m in ("a", "b", "c")] == [False] * 3
+    assert snap("a") is True  # a hit: "a" is now the last used
+    assert snap("d") is False  # a fourth: the least recently used ("b") goes
+    assert [snap(m) for m in ("a", "c", "d")] == [True] * 3
+    assert snap("b") is False
+    assert made == ["a", "b", "c", "d", "b"]

@@ -21,7 +21,7 @@ import json
 from harness import site
 from harness.dice import DiceTray
 from pygames import FAMILIES, DiceSampler, Match, Player, load_match
-from pygames.bots import RandomBot
+from pygames.bots import RandomBot, bot_for
 from pygames.core import play_out
 
 #: Every game page the site has: a family of the registry with its table's markup
@@ -570,6 +570,27 @@ def finished_record(family: str, seed: str) -> dict:
     match = play_out(Match(game, players, None, DiceSampler(seed)), RandomBot(seed))
     assert match.state.is_terminal()
     return {"record": match.to_record(), "finished": True}
+
+
+def nearly_finished(family: str, seed: str, names, seat: str = "simple") -> dict:
+    """A saved game of the family's first ruleset between computer players (`seat`, one a
+    name), one decision before its end: the page resumes it and its computer plays the last
+    move, to an end screen reached in play at once."""
+    game = FAMILIES[family].games[0]
+    players = [Player(n, seat) for n in names]
+    match = Match(game, players, None, DiceSampler(seed))
+    bot = bot_for(game, seat)
+    decisions = []
+    while not match.state.is_terminal():
+        if match.state.is_chance():
+            match.throw()
+        else:
+            decisions.append(len(match.history))
+            match.apply(bot(match.state))
+    record = match.to_record()
+    record["actions"] = record["actions"][: decisions[-1]]
+    load_match(record)  # it replays
+    return {"record": record}
 
 
 def daily_near_end(family: str, day: str, seed: str, names=("Léa", "Ordinateur")) -> dict:

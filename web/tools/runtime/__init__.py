@@ -318,8 +318,8 @@ def _run_node(args: list[str]) -> dict:
 
 def _cache_report(path: Path, report: dict, builds: str, *companions: str) -> None:
     """Keep a fresh build's *report* beside it (at *path*), then keep the cache small: the
-    3 newest *builds* (a glob), each with its report and its *companions* (the same name
-    with another prefix than the build's)."""
+    3 newest *builds* (a glob; newest by their last use: a hit touches the build), each with
+    its report and its *companions* (the same name with another prefix than the build's)."""
     path.write_text(json.dumps(report, indent=1))
     report["cached"] = False
     prefix = builds.split("*")[0]
@@ -350,6 +350,7 @@ def precompile(dst: Path, *, package_zip: Path | None = None, quiet: bool = Fals
             cached_pkg.is_file() or not package_zip):
         report = json.loads(cached_report.read_text())
         report["cached"] = True
+        cached_zip.touch()  # used now: among the newest kept (_cache_report)
     else:
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = cached_zip.with_suffix(".tmp")
@@ -396,6 +397,7 @@ def snapshot(stdlib_zip: Path, package_zip: Path | None, modules: list[str], out
     if cached.is_file() and cached_report.is_file():
         report = json.loads(cached_report.read_text())
         report["cached"] = True
+        cached.touch()  # used now: among the newest kept (_cache_report)
     else:
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(".tmp")
@@ -551,7 +553,9 @@ def _write_xz(src: Path) -> Path:
     """``<src>.xz`` (:func:`xz` of *src*), from the cache when the same bytes were packed."""
     dst = src.with_name(src.name + STDLIB_XZ)
     cached = CACHE / f"{src.stem.split('-')[0]}-{_sha256_file(src)[:20]}.xz"
-    if not cached.is_file():
+    if cached.is_file():
+        cached.touch()  # used now: among the newest kept (_prune)
+    else:
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(".tmp")
         tmp.write_bytes(xz(src.read_bytes()))
@@ -566,6 +570,7 @@ def _sha256_file(path: Path) -> str:
 
 
 def _prune(pattern: str, keep: int = 3) -> None:
+    """Keep the *keep* cache entries matching *pattern* last used."""
     for old in sorted(CACHE.glob(pattern), key=lambda p: p.stat().st_mtime)[:-keep]:
         old.unlink(missing_ok=True)
 

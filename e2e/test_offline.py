@@ -247,8 +247,12 @@ def test_every_page_and_embed_page_starts_offline_with_its_own_files(new_context
             settled(page)  # what register-sw.js fetches in the background: fetched offline too
             # (But for its look at the deployed build, which only the server can answer, and
             # the expert's tables, cached once a game used them: test_advisor_tables_... below.)
+            # (Nor a request the browser itself cancelled, ERR_ABORTED: the page's icon, late
+            # and low in priority, may still be on its way when the next page is opened; a
+            # file missing offline fails with ERR_INTERNET_DISCONNECTED or ERR_FAILED.)
             failed = [f for f in log.failures
-                      if not f[0].endswith("/build-info.json?live") and "/tables/" not in f[0]]
+                      if not f[0].endswith("/build-info.json?live") and "/tables/" not in f[0]
+                      and f[1] != "net::ERR_ABORTED"]
             assert not failed, (path, log.failures)
             if "embed-" not in path:
                 page.click("#start")

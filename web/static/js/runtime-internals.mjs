@@ -92,6 +92,14 @@
 // starts Pyodide itself already, js/pyodide-fast.mjs).  Chosen design for item 2, if taken
 // up: this one, not PyScript's workers.
 //
+// Why not restore the snapshot on a first visit too (2.5 MB as xz), rather than starting
+// Python from the standard library?  Measured (a PerformanceObserver of long tasks from
+// FCP until ready, yams.html, 4x CPU with CDP, a loaded machine): a first visit 9.0 s of blocking
+// time (the longest task 6.3 s, Python's start), a visit restoring the snapshot still
+// 2.8 s (12 long tasks, the longest 0.7 s: Pyodide's script, instantiating and restoring,
+// PyScript, the page's first drawing).  Far from 600 ms either way: only the worker above
+// takes that time off the main thread.
+//
 // The main thread after ready (issue 24, item 3: at 4x CPU a reloaded game answers its
 // first tap within 1 s).  Long tasks after ready, Yams' saved game at 4x CPU (CDP), before:
 // one of 7.1 s.  It was the expert's table (yams.bin, 1.4 million states), fetched as soon

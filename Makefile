@@ -36,11 +36,10 @@ test-deps:
 		&& $(PYTHON) -m ruff --version 2>/dev/null | grep -qx "ruff 0.14.8" \
 		|| $(PYTHON) -m pip install --quiet -e '.[test]'
 
-# Three workers (pytest-xdist), a test file each at a time, on 2 cores: the browser tests mostly
-# wait (with two workers the run used a third of the cores' time: 14.5 CPU-minutes in 22.9 min).
+# Two workers (pytest-xdist), a test file each at a time: about 23 minutes on 2 cores.
 test: build test-deps
 	$(PYTHON) -m ruff check .
-	PYGAMES_DIST_BUILT=1 $(PYTHON) -m pytest -n 3 --dist loadfile
+	PYGAMES_DIST_BUILT=1 $(PYTHON) -m pytest -n 2 --dist loadfile
 
 bench: build
 	@set -e; for script in e2e/bench/bench_*.py; do \

@@ -44,7 +44,7 @@
 //   archive (the game files' name), shared (the shared part's), stages (ms), checkMs (the
 //   kept copy's SHA-256), notice}.
 import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
-import { INFLATED, check, expand, inflate, keepStdlib, keptStdlib } from "./snapshot-inflate.mjs";
+import { INFLATED, check, expand, fetchStdlib, keepStdlib, keptStdlib } from "./snapshot-inflate.mjs";
 import { PROGRESS_EVENT, WASM_FAILURE_LOG, dropWorkerHooks, restoreOptions, writeFiles } from "./runtime-internals.mjs";
 import { readTarGz } from "./untar.mjs";
 
@@ -152,10 +152,7 @@ async function inflateStdlib() {
     }
   }
   const here = async () => {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`${url}: ${response.status}`);
-    const bytes = await inflate(response);
-    await check(bytes, digest, "standard library (.xz)");
+    const bytes = await fetchStdlib(url, digest);
     if (!NO_CACHES) setTimeout(() => keepStdlib(STDLIB_URL, bytes.slice()).catch(() => {}), 0);
     return bytes;
   };

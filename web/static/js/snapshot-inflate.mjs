@@ -209,6 +209,16 @@ export async function loadSnapshot(url, digest, wasmUrl) {
 // instead of inflating the .xz again (100-250 ms).
 export const STDLIB_KEPT = "pygames-stdlib-inflated";
 
+// The standard library's zip from its .xz at `url` (the service worker's precache, or the
+// server on a first visit), inflated and checked against its SHA-256 `digest`.
+export async function fetchStdlib(url, digest) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  const bytes = await inflate(response);
+  await check(bytes, digest, "standard library (.xz)");
+  return bytes;
+}
+
 // The kept zip of `url` if it is this build's (`digest`), else null (a damaged one is dropped).
 export async function keptStdlib(url, digest) {
   if (!self.caches) return null;

@@ -5,16 +5,13 @@
 // Or {inflate: url, keep, digest}: the .xz file at `url` (the standard library: from the
 // service worker's precache, or the server on a first visit), inflated and checked (its
 // SHA-256 `digest`); out: {bytes} or {bytes: null, why}; then kept under the URL `keep`.
-import { check, inflate, keepStdlib, loadSnapshot } from "./snapshot-inflate.mjs";
+import { fetchStdlib, keepStdlib, loadSnapshot } from "./snapshot-inflate.mjs";
 
 addEventListener("message", async ({ data }) => {
   if (data.inflate) {
     let bytes;
     try {
-      const response = await fetch(data.inflate);
-      if (!response.ok) throw new Error(`${data.inflate}: ${response.status}`);
-      bytes = await inflate(response);
-      await check(bytes, data.digest, "standard library (.xz)");
+      bytes = await fetchStdlib(data.inflate, data.digest);
       const copy = bytes.slice();
       postMessage({ bytes: copy }, [copy.buffer]);
     } catch (err) {

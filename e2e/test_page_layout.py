@@ -83,6 +83,25 @@ def assert_fits(page, where: str) -> None:
     assert not m["cut"], f"{where}: cut off at the right edge: {m['cut']}"
 
 
+#: Shown text set under 12 px (Lighthouse's "legible font sizes" on a phone): none.
+SMALL_TEXT_JS = """() => {
+  const out = [];
+  for (const e of document.querySelectorAll('header.site *, main *, footer *')) {
+    if (!e.checkVisibility() || e.closest('.sr-only, dialog')) continue;
+    const text = [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent.trim()).join('');
+    const px = parseFloat(getComputedStyle(e).fontSize);
+    if (text && px < 12)
+      out.push(`${e.tagName.toLowerCase()}.${e.className} ${px.toFixed(1)} px: ${text.slice(0, 24)}`);
+  }
+  return out.slice(0, 8);
+}"""
+
+
+def assert_legible(page, where: str) -> None:
+    small = page.evaluate(SMALL_TEXT_JS)
+    assert not small, f"{where}: text under 12 px: {small}"
+
+
 def assert_sheet_readable(page, where: str) -> None:
     """The Yams sheet: the first column's labels are not clipped, and the column heads
     sit above the rows (not floating over them)."""
@@ -104,7 +123,7 @@ def assert_sheet_readable(page, where: str) -> None:
 def test_fits_every_width(page, site_url, request_log, family):
     """Setup (with the most players), the game with the most players and the end screen fit
     320, 360, 740 and 1280 px: no sideways scrolling, nothing cut off (the header's buttons
-    included), the Yams sheet readable, an h1 in view during play; the game screen opens
+    included), no text under 12 px, the Yams sheet readable, an h1 in view during play; the game screen opens
     at its top (site header in view) after Commencer at the bottom of a scrolled setup, and
     the end screen opens on its title."""
     page.emulate_media(reduced_motion="reduce")
@@ -115,6 +134,7 @@ def test_fits_every_width(page, site_url, request_log, family):
     for name in SIZES:
         size(page, name)
         assert_fits(page, f"{family} {name} setup with the most players")
+        assert_legible(page, f"{family} {name} setup")
     size(page, "360")
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     assert page.evaluate("scrollY") > 0
@@ -128,6 +148,7 @@ def test_fits_every_width(page, site_url, request_log, family):
         size(page, name)
         page.evaluate("window.scrollTo(0, 0)")
         assert_fits(page, f"{family} {name} play")
+        assert_legible(page, f"{family} {name} play")
         h1 = page.locator("header.site h1").bounding_box()
         assert h1 and h1["width"] > 20 and h1["y"] >= 0, f"{family} {name}: no h1 in view: {h1}"
         if family == "yams":
@@ -148,6 +169,7 @@ def test_fits_every_width(page, site_url, request_log, family):
     for name in SIZES:
         size(page, name)
         assert_fits(page, f"{family} {name} end")
+        assert_legible(page, f"{family} {name} end")
 
 
 #: How much of the viewport shows the game's board/sheet rather than the dice panel, once

@@ -98,7 +98,11 @@
 // time (the longest task 6.3 s, Python's start), a visit restoring the snapshot still
 // 2.8 s (12 long tasks, the longest 0.7 s: Pyodide's script, instantiating and restoring,
 // PyScript, the page's first drawing).  Far from 600 ms either way: only the worker above
-// takes that time off the main thread.
+// takes that time off the main thread.  Tried again in Lighthouse (stop 36, mobile, first visit,
+// yams and linotte, a build whose first visit fetches the snapshot's .xz and restores it,
+// against this one, back to back on a loaded machine): TBT 2.5 and 5.7 s against 5.6 and
+// 8.6 s, but the largest paint later (2.7 and 4.5 s against 1.7 and 2.8 s: the 2.5 MB more
+// compete with the early page), so performance 66 and 49 against 69 and 63.  Not taken.
 //
 // The main thread after ready (issue 24, item 3: at 4x CPU a reloaded game answers its
 // first tap within 1 s).  Long tasks after ready, Yams' saved game at 4x CPU (CDP), before:

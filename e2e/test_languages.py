@@ -7,6 +7,7 @@ after a first visit.  Nothing may leave 127.0.0.1.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 
@@ -112,6 +113,25 @@ def test_root_follows_the_browser_languages_on_a_first_visit(browser, site_url, 
             page.wait_for_timeout(300)
         assert page.url == site_url + landing
         assert page.get_attribute("html", "lang") == ("en" if landing else "fr")
+
+
+def test_root_stays_on_its_own_site_when_the_versions_are_full_urls(browser, site_url):
+    """A build for the deployed site names the versions by full URL (build.py --url); a copy
+    served elsewhere (here: this server) still sends an English browser to its own en/."""
+    with site.local_context(browser, locale="en-US") as context:
+        def deployed(route):
+            html = route.fetch().text()
+            html, n = re.subn(r'<link rel="alternate" hreflang="([a-z-]+)" href="([^"]*)">',
+                              lambda m: (f'<link rel="alternate" hreflang="{m[1]}"'
+                                         f' href="https://pygames.invalid/{m[2]}" data-href="{m[2]}">'),
+                              html)
+            assert n == 3
+            route.fulfill(body=html, content_type="text/html; charset=utf-8")
+        context.route(site_url, deployed)
+        page = context.new_page()
+        page.goto(site_url)
+        page.wait_for_url(site_url + "en/")
+        assert page.get_attribute("html", "lang") == "en"
 
 
 BLOG = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blog</title></head>

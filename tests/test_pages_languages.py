@@ -66,6 +66,29 @@ def test_hreflang_between_the_two_versions_not_the_pseudo_language(written):
                      + named.format("Français"), en)
 
 
+def test_hreflang_by_full_url_where_the_site_is_deployed():
+    """With the site's URL (build.py --url, from GitHub Pages), the versions are full URLs,
+    as search engines want them; js/words.js reads the relative ones (data-href)."""
+    site = "https://owner.github.io/pygames/"
+    written = pages.render_pages(build.VENDOR, SNAPSHOT, site_url=site.rstrip("/"))
+    fr, en = written["yams.html"], written["en/yams.html"]
+    assert (f'<link rel="alternate" hreflang="en" href="{site}en/yams.html" data-href="en/yams.html">'
+            in fr)
+    assert f'<link rel="alternate" hreflang="fr" href="{site}yams.html" data-href="../yams.html">' in en
+    assert (f'<link rel="alternate" hreflang="x-default" href="{site}yams.html"'
+            f' data-href="../yams.html">' in en)
+    assert f'<link rel="alternate" hreflang="en" href="{site}en/" data-href="en/">' in written["index.html"]
+    assert f'<link rel="alternate" hreflang="fr" href="{site}" data-href="../">' in written["en/index.html"]
+    assert 'hreflang=' not in written["qps/yams.html"]
+    # the switch stays relative
+    assert '<a class="language-switch" href="en/yams.html"' in fr
+
+
+def test_build_refuses_a_site_url_that_is_not_one(tmp_path):
+    with pytest.raises(SystemExit, match="--url"):
+        build.build(tmp_path / "out", url="owner.github.io/pygames")
+
+
 def test_relative_urls_work_from_en(written):
     text = written["en/yams.html"]
     for url in re.findall(r'(?:src|href)="([^"#]+)"', text):

@@ -3,7 +3,7 @@
 
 Usage::
 
-    python web/tools/build.py [--out dist] [--base /]
+    python web/tools/build.py [--out dist] [--base /] [--url https://owner.github.io/pygames/]
 
 What ends up in the output directory:
 
@@ -224,9 +224,9 @@ def copy_static(out: Path) -> list[Path]:
     return copied
 
 
-def family_pages(snapshot: str | None = None) -> dict[str, str]:
+def family_pages(snapshot: str | None = None, site_url: str | None = None) -> dict[str, str]:
     """Every page of the site (web/tools/pages.py), with this build's runtime paths."""
-    return pages.render_pages(VENDOR, snapshot)
+    return pages.render_pages(VENDOR, snapshot, site_url=site_url)
 
 
 def embed_pages() -> dict:
@@ -246,12 +246,13 @@ def embed_pages() -> dict:
     return out
 
 
-def write_pages(out: Path, manifest: dict) -> list[Path]:
+def write_pages(out: Path, manifest: dict, site_url: str | None = None) -> list[Path]:
     """The pages of every language, each language's manifest, and PyScript's config of each
-    language's directory (its ``interpreter`` resolves against the page)."""
+    language's directory (its ``interpreter`` resolves against the page).  *site_url*: where
+    the site is deployed (``--url``), for the full URLs search engines want, or None."""
     snapshot = f"{PYODIDE_DIR}/{manifest['snapshot']}" if manifest.get("snapshot") else None
     written = []
-    texts = {**family_pages(snapshot), **pages.manifests()}
+    texts = {**family_pages(snapshot, site_url), **pages.manifests()}
     config = json.loads((STATIC / "pyscript.json").read_text(encoding="utf-8"))
     for language in (*pages.SITE_LANGUAGES, pages.PSEUDO):
         if language.directory:
@@ -505,9 +506,13 @@ def normalise_base(base: str) -> str:
     return base
 
 
-def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False) -> dict:
-    """Build the site into *out*; returns a summary dict."""
+def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False,
+          url: str | None = None) -> dict:
+    """Build the site into *out*; returns a summary dict.  *url*: the site's full URL where
+    it is deployed (its pages then name their other languages' versions by full URL)."""
     start = time.perf_counter()
+    if url is not None and not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", url):
+        raise SystemExit(f"build.py: --url must be a full http(s) URL, not {url!r}")
     out = Path(out).resolve()
     _check_out_dir(out)
     base = normalise_base(base)
@@ -523,7 +528,7 @@ def build(out: Path | str = ROOT / "dist", base: str = "/", quiet: bool = False)
                                   pages=page_roots())
     files += built["files"]  # web/tools/runtime/: stdlib, pygames-<hash>.tar.gz, snapshot
     # Once the runtime's content-named files are known: the pages and the scripts name them.
-    files += write_pages(out, built["manifest"])
+    files += write_pages(out, built["manifest"], url)
     fill_scripts(out, files, script_values(built["manifest"]))
     files += copy_pyscript(out)
     files += copy_workbox_window(out)
@@ -571,9 +576,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="URL path the site is served under, e.g. /pygames/ for a GitHub "
                              "Pages project site (recorded in build-info.json; every URL in the "
                              "site is relative, so the same build works under any base)")
+    parser.add_argument("--url", default=None,
+                        help="the site's full URL where it is deployed, e.g. "
+                             "https://owner.github.io/pygames/: the pages then name their "
+                             "versions in the other languages by full URL (hreflang), as "
+                             "search engines want (without it, relative)")
     parser.add_argument("-q", "--quiet", action="store_true")
     args = parser.parse_args(argv)
-    build(args.out, args.base, quiet=args.quiet)
+    build(args.out, args.base, quiet=args.quiet, url=args.url)
     return 0
 
 

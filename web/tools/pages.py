@@ -39,6 +39,7 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urljoin
 
 import facts
 
@@ -220,7 +221,8 @@ def setup_rules(family: facts.FamilyFacts) -> dict:
 
 
 def family_context(family: facts.FamilyFacts, vendor: dict, snapshot: str | None,
-                   language: "Language | None" = None, name: str = "") -> dict:
+                   language: "Language | None" = None, name: str = "",
+                   site_url: str | None = None) -> dict:
     language = language or SITE_LANGUAGES[0]
     first = family.rulesets[0]
     root = language.root
@@ -228,7 +230,7 @@ def family_context(family: facts.FamilyFacts, vendor: dict, snapshot: str | None
             "players": first_players(first), "rules": setup_rules(family),
             "vendor": {k: root + v for k, v in vendor.items()},
             "snapshot": root + snapshot if snapshot else snapshot,
-            **language_context(language, name)}
+            **language_context(language, name, site_url)}
 
 
 @dataclass(frozen=True)
@@ -277,16 +279,26 @@ def _href(from_language: Language, to_language: Language, name: str) -> str:
     return from_language.root + path if (from_language.root + path) else "./"
 
 
-def language_context(language: Language, name: str) -> dict:
+def _absolute(site_url: str, to_language: Language, name: str) -> str:
+    """The full URL of page *name* in *to_language* on the site at *site_url*."""
+    return urljoin(site_url.rstrip("/") + "/",
+                   to_language.directory + ("" if name == "index.html" else name))
+
+
+def language_context(language: Language, name: str, site_url: str | None = None) -> dict:
     """What a page says of its language: ``html_lang``, ``root``, its catalogue, its
-    versions (``alternates``: (hreflang, href), x-default the reference's) and the
+    versions (``alternates``: (hreflang, href, relative href), x-default the reference's;
+    href a full URL when the site's *site_url* is known, as search engines want them) and the
     header's ``switch`` to the other languages (none on the pseudo-language's pages)."""
     linked = [lang for lang in SITE_LANGUAGES if lang.linked]
     alternates = []
     switch = []
     if language.linked and name:
-        alternates = [(lang.code, _href(language, lang, name)) for lang in linked]
-        alternates.append(("x-default", _href(language, SITE_LANGUAGES[0], name)))
+        def version(code: str, lang: Language) -> tuple[str, str, str]:
+            relative = _href(language, lang, name)
+            return code, (_absolute(site_url, lang, name) if site_url else relative), relative
+        alternates = [version(lang.code, lang) for lang in linked]
+        alternates.append(version("x-default", SITE_LANGUAGES[0]))
         names = language_names()
         switch = [{"code": lang.code, "name": names[lang.code], "href": _href(language, lang, name),
                    "title": _in(lang.code, "page.language.title")}
@@ -359,13 +371,16 @@ def speaking(code: str):
 
 def render_pages(vendor: dict, snapshot: str | None = None,
                  families: list[facts.FamilyFacts] | None = None,
-                 languages: tuple[Language, ...] | None = None) -> dict[str, str]:
+                 languages: tuple[Language, ...] | None = None,
+                 site_url: str | None = None) -> dict[str, str]:
     """Every page, by its path in the output: ``<id>.html`` and ``embed-<id>.html`` for each
     paged family, and ``index.html``, in each language's directory (the reference's at the
     root, ``en/…``, ``qps/…``).  *vendor*: the output's paths of the runtimes (``pyodide``,
     ``pyscript``); *snapshot*: the memory snapshot's path (the game pages' inline script
     starts reading it), or None; *families*: the registry's (read again in each language)
-    unless given; *languages*: :data:`SITE_LANGUAGES` and :data:`PSEUDO` unless given."""
+    unless given; *languages*: :data:`SITE_LANGUAGES` and :data:`PSEUDO` unless given;
+    *site_url*: the site's full URL where it is deployed (the versions' links are then full
+    URLs), or None."""
     env = environment()
     pages = {}
     for language in (languages or (*SITE_LANGUAGES, PSEUDO)):
@@ -375,11 +390,12 @@ def render_pages(vendor: dict, snapshot: str | None = None,
             for family in paged_families:
                 for template, name in (("game.html", f"{family.id}.html"),
                                        ("embed.html", f"embed-{family.id}.html")):
-                    context = family_context(family, vendor, snapshot, language, name)
+                    context = family_context(family, vendor, snapshot, language, name, site_url)
                     pages[at + name] = env.get_template(template).render(context)
             home = "root" if language is SITE_LANGUAGES[0] else ""
             pages[at + "index.html"] = env.get_template("index.html").render(
-                families=paged_families, home=home, **language_context(language, "index.html"))
+                families=paged_families, home=home,
+                **language_context(language, "index.html", site_url))
     for name, text in pages.items():
         check_policy(name, text)
     return pages

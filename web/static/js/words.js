@@ -60,12 +60,13 @@
     try { return localStorage.getItem(KEY); } catch { return null; }
   }
 
-  // The page in the language asked: its alternate link's href.
+  // The page in the language asked: its alternate link's relative href (data-href when the
+  // href is the deployed site's full URL: a copy of the site elsewhere stays on its own).
   function versions() {
     const found = {};
     for (const link of document.querySelectorAll('link[rel="alternate"][hreflang]')) {
       const code = link.getAttribute("hreflang");
-      if (code !== "x-default") found[code] = link.getAttribute("href");
+      if (code !== "x-default") found[code] = link.dataset.href ?? link.getAttribute("href");
     }
     return found;
   }

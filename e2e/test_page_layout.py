@@ -514,33 +514,38 @@ def test_the_header_menu_works_by_keyboard(page, site_url, request_log):
 
 #: Every burst of joy as long as it shows, each frame: the controls and hints its box
 #: crosses (none, ever), and how many frames it showed.
-JOY_WATCH_JS = """() => {
-  window.joyWatch = {frames: 0, bursts: 0, crossed: [], words: []};
-  if (window.joyWatchOn) return;  // one observer per page
-  window.joyWatchOn = true;
+#: A burst shown (js/joy.js celebrate), then its animations (the words popping up, the paper
+#: pieces) paused and stepped through every 50 ms to their end: at each step, the controls
+#: and the hint that the burst's box or its words cross.  Then the burst is taken away (not
+#: watched for its 1.8 s).
+JOY_STEP_JS = """([words, kind]) => {
+  window.pygames.joy.celebrate(words, false, kind);
+  const burst = document.querySelector('.joy');
+  if (!burst) return {shown: false};
   const clear = 'button, select, input, textarea, a[href], #hint, .hint';
-  const look = (burst) => {
-    if (!burst.isConnected) return;
+  const controls = [...document.querySelectorAll(clear)].filter(
+    (e) => e.checkVisibility() && !e.closest('.sr-only, .joy'));
+  const animations = burst.getAnimations({subtree: true});
+  for (const a of animations) a.pause();
+  const end = Math.max(...animations.map((a) => a.effect.getComputedTiming().endTime));
+  const crossed = [];
+  let steps = 0;
+  for (let t = 0; t <= end + 1; t += 50) {
+    for (const a of animations) a.currentTime = t;
+    steps += 1;
     const b = burst.getBoundingClientRect();
-    const t = burst.querySelector('.joy-text').getBoundingClientRect();
-    window.joyWatch.frames += 1;
-    for (const e of document.querySelectorAll(clear)) {
-      if (!e.checkVisibility() || e.closest('.sr-only, .joy')) continue;
+    const w = burst.querySelector('.joy-text').getBoundingClientRect();
+    for (const e of controls) {
       const r = e.getBoundingClientRect();
       if (r.width < 2 || r.height < 2) continue;
-      for (const x of [b, t]) if (x.left < r.right && x.right > r.left && x.top < r.bottom && x.bottom > r.top)
-        window.joyWatch.crossed.push(`${e.tagName}#${e.id}.${e.className}`);
+      for (const x of [b, w]) if (x.left < r.right && x.right > r.left && x.top < r.bottom && x.bottom > r.top)
+        crossed.push(`${e.tagName}#${e.id}.${e.className} at ${t} ms`);
     }
-    requestAnimationFrame(() => look(burst));
-  };
-  new MutationObserver((list) => {
-    for (const m of list) for (const n of m.addedNodes)
-      if (n.nodeType === 1 && n.matches('.joy')) {
-        window.joyWatch.bursts += 1;
-        window.joyWatch.words.push(n.textContent);
-        requestAnimationFrame(() => look(n));
-      }
-  }).observe(document.body, {childList: true});
+  }
+  const shown = burst.isConnected && getComputedStyle(burst).visibility === 'visible'
+    && burst.textContent === words;
+  burst.remove();
+  return {shown, steps, animations: animations.length, crossed};
 }"""
 
 #: Each page's moments of joy, by their words and kind (web/app/*_view.py joy, flow.py).
@@ -548,19 +553,17 @@ BURSTS = {"yams": ["Yams\u202f!"], "421": ["421\u202f!"], "linotte": ["Yam\u202f
 
 
 def burst_clear(page, words: str, kind: str, where: str) -> None:
-    page.evaluate(JOY_WATCH_JS)
-    page.evaluate("([w, k]) => window.pygames.joy.celebrate(w, false, k)", [words, kind])
-    page.wait_for_selector(".joy", state="detached", timeout=10_000)
-    m = page.evaluate("window.joyWatch")
-    assert m["bursts"] == 1 and m["frames"] >= 3, f"{where}: no burst shown: {m}"
-    assert not m["crossed"], f"{where}: the burst covers {sorted(set(m['crossed']))}"
+    m = page.evaluate(JOY_STEP_JS, [words, kind])
+    # the words' pop (1.7 s) and the 14 pieces' flight, from start to end
+    assert m["shown"] and m["animations"] == 15 and m["steps"] >= 34, f"{where}: no burst shown: {m}"
+    assert not m["crossed"], f"{where}: the burst covers {sorted(set(m['crossed']))[:6]}"
 
 
 @pytest.mark.parametrize("family", GAME_PAGES)
 def test_a_burst_of_joy_leaves_the_controls_clear(page, site_url, request_log, family, screenshot):
     """The bursts ("Yams !", "Poigne !", "Bravo !" at the end…) never cover a control or the
-    hint, at 320, 360, 740x360 and 1280 px, during play and on the end screen, for as long
-    as they show; with the header's Menu open too."""
+    hint, at 320, 360, 740x360 and 1280 px, during play and on the end screen, at every
+    50 ms of their animation; with the header's Menu open too."""
     page.emulate_media(reduced_motion="no-preference")
     open_saved(page, site_url, family, record_json(family, False))
     for name in SIZES:

@@ -185,12 +185,18 @@ def wait_ready(page, timeout: int = BOOT_TIMEOUT_MS) -> None:
                 loading: document.getElementById('loading-text')?.textContent,
                 error: document.getElementById('error')?.hidden ? null
                        : document.getElementById('error-text')?.textContent,
-                sw: !!(navigator.serviceWorker && navigator.serviceWorker.controller)})""")
+                sw: !!(navigator.serviceWorker && navigator.serviceWorker.controller),
+                early: document.body?.dataset.early ?? null,
+                boot: (() => { const b = window.pygames?.boot; if (!b) return null;
+                  const {stages, ...rest} = b;
+                  return {...rest, stages: Object.fromEntries(Object.entries(stages || {})
+                    .map(([k, v]) => [k, Math.round(v)])), now: Math.round(performance.now())}; })()})""")
         except Exception as why:  # the page closed or navigating: say that
             state = repr(why)
         bad = getattr(page, "_e2e_bad_responses", None)
+        said = list(getattr(page, "_e2e_console", None) or [])
         raise AssertionError(f"the page never became ready: {state}; "
-                             f"HTTP errors: {bad or 'none'}") from err
+                             f"HTTP errors: {bad or 'none'}; console: {said or 'nothing'}") from err
 
 
 def ranking(page) -> list[tuple[int, str, str]]:

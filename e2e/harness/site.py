@@ -21,6 +21,7 @@ Environment variables:
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -173,6 +174,17 @@ def is_local_url(url: str) -> bool:
     return parts.scheme in {"http", "https", "ws", "wss"} and parts.hostname in LOCAL_HOSTS
 
 
+def record_console(page) -> None:
+    """Keep a page's last console errors and warnings, and its uncaught errors, in
+    ``page._e2e_console`` (once per page)."""
+    if hasattr(page, "_e2e_console"):
+        return
+    page._e2e_console = said = collections.deque(maxlen=12)
+    page.on("console", lambda m: said.append(f"{m.type}: {m.text[:300]}")
+            if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: said.append(f"uncaught: {str(e)[:300]}"))
+
+
 @dataclass
 class RequestLog:
     """Every request made by a page/context, in order (url, method, resource type)."""
@@ -184,9 +196,16 @@ class RequestLog:
 
     def attach(self, target) -> "RequestLog":
         """Record requests of a Playwright Page or BrowserContext (a context
-        also sees popups, workers and service workers)."""
+        also sees popups, workers and service workers); and what its pages say in their
+        console (errors and warnings: wait_ready's message when a page never gets ready)."""
         target.on("request", self._record)
         target.on("requestfailed", self._failed)
+        if hasattr(target, "pages"):
+            for page in target.pages:
+                record_console(page)
+            target.on("page", record_console)
+        else:
+            record_console(target)
         return self
 
     def detach(self, target) -> None:

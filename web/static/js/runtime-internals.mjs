@@ -69,8 +69,14 @@
 // (`from pyscript import document`) through a synchronous channel: Atomics.wait on a
 // SharedArrayBuffer, which needs cross-origin isolation (COOP/COEP headers: GitHub Pages
 // cannot send them, and an embed would impose them on other people's pages), or, without
-// it, a service worker answering synchronous XMLHttpRequests (one round trip per DOM call;
-// not measured here).  What works with neither: the worker never touches the DOM; the view
+// it, a service worker answering synchronous XMLHttpRequests (PyScript's `service-worker`
+// attribute, coincident's "sabayon" service worker).  Measured (stop 36,
+// e2e/bench/bench_worker_sync.py, PyScript 0.7.31 and Pyodide 314 from node_modules, the
+// second visit, controlled by that service worker): reading a property from the worker takes
+// 3-4 ms a call (under 0.01 ms on the page), and making one element (createElement,
+// textContent, appendChild) about 1 s (1025-1100 ms each, for 1, 5 and 20 of them; 0.1 ms on
+// the page).  A table of a few hundred cells would take minutes: not a way.  What works with
+// neither: the worker never touches the DOM; the view
 // answers each move with the page's drawing as data, which the page applies (createElement,
 // textContent), and the page posts the clicks and keys.  e2e/bench/bench_worker.py builds
 // that (not wired into the site): Pyodide 314.0.8, this build's standard library and game

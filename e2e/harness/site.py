@@ -212,6 +212,8 @@ class RequestLog:
         """Stop recording (a context shared by several tests keeps no old listener)."""
         target.remove_listener("request", self._record)
         target.remove_listener("requestfailed", self._failed)
+        if hasattr(target, "pages"):  # (the pages keep their console record: it is theirs)
+            target.remove_listener("page", record_console)
 
     def _failed(self, request) -> None:
         self.failures.append((request.url, request.failure or ""))

@@ -272,17 +272,21 @@ def language_names() -> dict[str, str]:
     return {**LANGUAGE_NAMES_FALLBACK, **LANGUAGES}
 
 
+def _page_path(language: Language, name: str) -> str:
+    """Page *name* in *language*, from the site's root (a home page by its directory)."""
+    return language.directory + ("" if name == "index.html" else name)
+
+
 def _href(from_language: Language, to_language: Language, name: str) -> str:
     """The URL of page *name* in *to_language*, from the same page in *from_language*
     (a home page by its directory: "./", "../", "en/")."""
-    path = to_language.directory + ("" if name == "index.html" else name)
+    path = _page_path(to_language, name)
     return from_language.root + path if (from_language.root + path) else "./"
 
 
 def _absolute(site_url: str, to_language: Language, name: str) -> str:
     """The full URL of page *name* in *to_language* on the site at *site_url*."""
-    return urljoin(site_url.rstrip("/") + "/",
-                   to_language.directory + ("" if name == "index.html" else name))
+    return urljoin(site_url.rstrip("/") + "/", _page_path(to_language, name))
 
 
 def language_context(language: Language, name: str, site_url: str | None = None) -> dict:

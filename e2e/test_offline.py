@@ -180,6 +180,9 @@ def test_first_visit_then_offline_reload_and_play_a_turn(new_context, own_site, 
     # restored (pyodide issue #6254) would leave every visit on the slow path, unnoticed.
     boot = read_global(page, "boot")
     assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "xz", boot
+    # (Its downloads as fetched: the browser keeps the compiled WebAssembly of a fetched
+    # Response only; a first visit's go through js/steady-fetch.mjs.)
+    assert boot["steady"] is False and boot["retries"] == [], boot
     # The page shows its build once it started (js/register-sw.js): until then its fetch of
     # build-info.json is in flight, and the next navigation would abort it.
     page.wait_for_function("() => !!document.documentElement.dataset.build")

@@ -210,6 +210,7 @@ def test_first_visit_plain_then_snapshot_restore(context, hooked_site, dist_dir,
     page = context.new_page()
     boot = _ready(page, hooked_site + PAGE + "?fresh=1&seed=snap")
     assert boot["mode"] == "plain", boot
+    assert boot["steady"] is True and boot["retries"] == [], boot  # (e2e/test_steady_downloads.py)
     assert not request_log.matching(r"/snapshot-[0-9a-f]+\.bin"), "a first visit fetched the snapshot"
     # The standard library came as xz, inflated for Pyodide (js/runtime-internals.mjs, 8).
     assert request_log.matching(re.escape(names["stdlib_xz"]) + "$")

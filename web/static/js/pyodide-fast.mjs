@@ -42,10 +42,12 @@
 // * Progress: `py:progress` events "Loading runtime", "Restoring Python" or "Starting
 //   Python" (js/boot.js shows them), and window.pygames.boot = {mode, snapshotFrom, skipped,
 //   archive (the game files' name), shared (the shared part's), stages (ms), checkMs (the
-//   kept copy's SHA-256), notice}.
+//   kept copy's SHA-256), notice, steady (a first visit's downloads tried again when they
+//   stall, js/steady-fetch.mjs), retries (why, each time one was)}.
 import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, check, expand, fetchStdlib, keepStdlib, keptStdlib } from "./snapshot-inflate.mjs";
 import { PROGRESS_EVENT, WASM_FAILURE_LOG, dropWorkerHooks, restoreOptions, writeFiles } from "./runtime-internals.mjs";
+import { steadyFetch, stallMs } from "./steady-fetch.mjs";
 import { readTarGz } from "./untar.mjs";
 
 export { version };
@@ -55,7 +57,20 @@ const RUNTIME = /* build: runtime */ null;
 const BASE = new URL(/* build: pyodide_dir */ "../vendor/pyodide/", import.meta.url);
 // PyScript's module: loaded already when PyScript asks for the interpreter (the same instance).
 const PYSCRIPT = new URL(/* build: pyscript_module */ "../vendor/pyscript/core.js", import.meta.url);
-const boot = ((window.pygames ??= {}).boot = { mode: "plain", stages: {} });
+const boot = ((window.pygames ??= {}).boot = { mode: "plain", stages: {}, retries: [] });
+
+// A first visit (no service worker serves the page yet): the runtime's downloads go through
+// js/steady-fetch.mjs, so that a stalled or broken connection is tried again (the wait:
+// STALL_MS, or `pygames.stallMs` set before the page's scripts, as the tests do).  Later
+// visits read Cache Storage, and keep the browser's compiled WebAssembly (a fetched Response).
+const STEADY = navigator.serviceWorker?.controller ? null : { stallMs: stallMs(window.pygames.stallMs) };
+boot.steady = Boolean(STEADY);
+const RETRYING = "Retrying download";
+const retried = (why) => {
+  boot.retries.push(why);
+  dispatchEvent(new CustomEvent(PROGRESS_EVENT, { detail: RETRYING }));
+};
+const steady = (url) => (STEADY ? steadyFetch(url, { ...STEADY, retried }) : fetch(url));
 
 // `?nosw`: everything from the server, nothing from the caches (the inline script agrees).
 const NO_CACHES = new URLSearchParams(location.search).has("nosw");
@@ -116,7 +131,7 @@ const earlyPainted = new Promise((resolve) => {
   if (document.readyState === "loading") addEventListener("DOMContentLoaded", resolve, { once: true });
   else resolve();
 }).then(() => window.pygames.early?.painted).then(() => stage("painted"), () => {});
-const readArchive = (name) => fetch(new URL(`../${name}`, import.meta.url)).then((response) => {
+const readArchive = (name) => steady(new URL(`../${name}`, import.meta.url).href).then((response) => {
   if (!response.ok) throw new Error(`${name}: ${response.status}`);
   return readTarGz(response);
 });
@@ -152,7 +167,7 @@ async function inflateStdlib() {
     }
   }
   const here = async () => {
-    const bytes = await fetchStdlib(url, digest);
+    const bytes = await fetchStdlib(url, digest, STEADY && { ...STEADY, retried });
     if (!NO_CACHES) setTimeout(() => keepStdlib(STDLIB_URL, bytes.slice()).catch(() => {}), 0);
     return bytes;
   };
@@ -164,11 +179,13 @@ async function inflateStdlib() {
   }
   const bytes = await new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
-      if (data.bytes) resolve(data.bytes); else reject(new Error(data.why));
+      if (data.retry) retried(data.retry);
+      else if (data.bytes) resolve(data.bytes);
+      else reject(new Error(data.why));
     };
     worker.onerror = (event) => reject(new Error(event.message || "stdlib worker failed"));
     // (The worker keeps the zip once it has sent it, then is collected: not with ?nosw.)
-    worker.postMessage({ inflate: url, digest, keep: NO_CACHES ? null : STDLIB_URL });
+    worker.postMessage({ inflate: url, digest, keep: NO_CACHES ? null : STDLIB_URL, steady: STEADY });
   });
   boot.stdlibFrom = "xz";
   stage("stdlib inflated");
@@ -279,6 +296,9 @@ function loadWatched(options) {
       stage("stdlib asked");
       return stdlibBytes.then((bytes) => new Response(bytes), () => realFetch(input, init));
     }
+    // Python's WebAssembly (pyodide.asm.wasm, the largest download) on a first visit.
+    const url = String(input instanceof Request ? input.url : input);
+    if (STEADY && !init?.method && url.startsWith(BASE.href) && url.endsWith(".wasm")) return steady(url);
     return realFetch(input, init);
   };
   if (served) globalThis.fetch = fetching;

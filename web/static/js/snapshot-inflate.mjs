@@ -26,6 +26,8 @@
 // written by web/tools/build.py).  Any page of the origin can rewrite Cache Storage (on a
 // GitHub project site, any project of the same user: README "Deployment").
 
+import { steadyFetch } from "./steady-fetch.mjs";
+
 const MAGIC = "PGSNAP1\0";
 const HEAD = 20;
 export const DELTA_MAGIC = "PGSNAP2\0";
@@ -211,8 +213,9 @@ export const STDLIB_KEPT = "pygames-stdlib-inflated";
 
 // The standard library's zip from its .xz at `url` (the service worker's precache, or the
 // server on a first visit), inflated and checked against its SHA-256 `digest`.
-export async function fetchStdlib(url, digest) {
-  const response = await fetch(url);
+export async function fetchStdlib(url, digest, steady = null) {
+  // (`steady`: js/steady-fetch.mjs's options, on a first visit: a stalled download is tried again.)
+  const response = await (steady ? steadyFetch(url, steady) : fetch(url));
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   const bytes = await inflate(response);
   await check(bytes, digest, "standard library (.xz)");

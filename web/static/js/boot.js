@@ -96,9 +96,13 @@ addEventListener("unhandledrejection", (event) => {
 });
 
 const BROKEN = t("js.boot.broken");
+// A start that failed after downloads were tried again (js/steady-fetch.mjs), or offline:
+// the connection, not the site's files, is to blame (no "clear the cache" then).
+const broken = () => (window.pygames?.boot?.retries?.length || navigator.onLine === false
+  ? t("js.boot.lost") : BROKEN);
 addEventListener("error", (event) => {
   if (String(event.message || "").includes("PythonError") || event.target?.tagName === "SCRIPT") {
-    fail(BROKEN);
+    fail(broken());
   }
 }, true);
 // The page's Python script (import shell; shell.main(...)) raising before the game is ready
@@ -120,7 +124,7 @@ if (core) {
 addEventListener("unhandledrejection", (event) => {
   if (document.body.dataset.ready) return;
   console.error("pygames: start-up failed:", event.reason);
-  setTimeout(() => fail(BROKEN), 3000);
+  setTimeout(() => fail(broken()), 3000);
 });
 setTimeout(() => fail(t("js.boot.slow")), 90000);
 

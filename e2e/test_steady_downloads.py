@@ -16,15 +16,18 @@ import re
 
 import pytest
 from harness import site
-from harness.pages import wait_ready, words
+from harness.pages import GamePage, js_global, wait_ready, words
 
 STALL_MS = 1000
 #: Every label the loading screen showed, in order (kept from the page's first moment).
 LABELS = """(window.pygames ??= {}).stallMs = %d;
 window.__labels = [];
+window.__said = [];  // what the early setup's status line (#live) said
 new MutationObserver(() => {
   const text = document.getElementById("loading-text")?.textContent;
   if (text && text !== window.__labels.at(-1)) window.__labels.push(text);
+  const said = document.getElementById("live")?.textContent;
+  if (said && said !== window.__said.at(-1)) window.__said.push(said);
 }).observe(document, {subtree: true, childList: true, characterData: true});"""
 
 DOWNLOADS = {
@@ -53,6 +56,9 @@ def test_a_stalled_download_is_tried_again_and_the_game_starts(page, context, si
     context.add_init_script(LABELS % STALL_MS)
     seen = _hold(context, DOWNLOADS[download], 1)
     page.goto(site_url + "yams.html?fresh=1")
+    # The player starts at once, on the page before Python: told what happens meanwhile.
+    page.wait_for_selector("body[data-early=setup]")
+    page.click("#start")
     wait_ready(page)
     assert len(seen) == 2, seen
     boot = page.evaluate("window.pygames.boot")
@@ -60,8 +66,11 @@ def test_a_stalled_download_is_tried_again_and_the_game_starts(page, context, si
     assert boot["retries"] == [f"{seen[0]}: no data for {STALL_MS} ms"], boot
     labels = page.evaluate("window.__labels")
     assert words("fr", "js.boot.retrying") in labels, labels
-    # ...and the game plays.
-    page.click("#start")
+    said = page.evaluate("window.__said")  # (then the shell's own words, once it is ready)
+    retrying = words("fr", "js.boot.retrying")
+    assert retrying in said and said[0] in (words("fr", "js.setup.starting.live"), retrying), said
+    # ...and the game the player started plays.
+    page.wait_for_selector("#table:not([hidden])")
     page.click("#roll")
     page.wait_for_function("() => document.querySelectorAll('#dice > *').length === 5")
 
@@ -120,3 +129,31 @@ def test_a_download_broken_mid_file_goes_on_where_it_broke(page, site_url, reque
     assert out["why"][0] == "network error" and "no data for 500 ms" in out["why"][1], out
     # The body is the decoded bytes: the type stays, the encoding goes.
     assert out["type"] == "application/wasm" and out["encoding"] is None, out
+
+
+def test_a_saved_game_drawn_before_python_says_a_download_is_tried_again(browser, browser_context_args, site_url):
+    """Without a service worker (blocked here; a browser without one), every visit downloads:
+    a saved game drawn before Python says why it takes longer to wake."""
+    context = browser.new_context(**browser_context_args, service_workers="block")
+    log = site.RequestLog().attach(context)
+    try:
+        page = context.new_page()
+        game = GamePage(page, site_url).open(fresh=True, seed="steady")
+        page.click("#start")
+        game.wait_person_or_end()
+        page.wait_for_function(f"k => localStorage.getItem(k) && !{js_global('early', '.busy()')}",
+                               arg=game.key("view"))
+        context.add_init_script(LABELS % STALL_MS)
+        seen = _hold(context, DOWNLOADS["wasm"], 1)
+        page.goto(site_url + "yams.html")
+        page.wait_for_selector("body[data-early=view]")
+        assert page.text_content(".waking") == words("fr", "js.view.waking")
+        page.wait_for_function("(t) => document.querySelector('.waking')?.textContent === t",
+                               arg=words("fr", "js.boot.retrying"))
+        wait_ready(page)
+        assert len(seen) == 2 and page.locator(".waking").count() == 0
+        assert page.evaluate("window.pygames.boot.steady") is True
+        log.assert_all_local()
+    finally:
+        log.detach(context)
+        context.close()

@@ -68,7 +68,8 @@ boot.steady = Boolean(STEADY);
 const RETRYING = "Retrying download";
 const retried = (why) => {
   boot.retries.push(why);
-  dispatchEvent(new CustomEvent(PROGRESS_EVENT, { detail: RETRYING }));
+  dispatchEvent(new CustomEvent(PROGRESS_EVENT, { detail: RETRYING }));  // the loading screen
+  dispatchEvent(new CustomEvent("pygames:retrying"));  // the page before Python (js/*-early.js)
 };
 const steady = (url) => (STEADY ? steadyFetch(url, { ...STEADY, retried }) : fetch(url));
 

@@ -210,11 +210,16 @@
   const queue = [];  // what the player did while Python woke: {tap: where} or {key: {...}}
   let playing = false;
 
+  let retrying = false;  // a download tried again (js/pyodide-fast.mjs): said while waking
   function say() {
     if (!sign || !pygames.t) return;
-    sign.textContent = queue.length
-      ? pygames.t("js.view.queued", { n: queue.length }) : pygames.t("js.view.waking");
+    sign.textContent = queue.length ? pygames.t("js.view.queued", { n: queue.length })
+      : pygames.t(retrying ? "js.boot.retrying" : "js.view.waking");
   }
+  addEventListener("pygames:retrying", () => {
+    retrying = true;
+    say();
+  });
 
   // Where a node is: the nearest element with an id (itself or above), and the path of child
   // places from there; with its tag, and the action it showed (data-action) when it has no id

@@ -23,11 +23,14 @@ STALL_MS = 1000
 LABELS = """(window.pygames ??= {}).stallMs = %d;
 window.__labels = [];
 window.__said = [];  // what the early setup's status line (#live) said
+window.__button = [];  // ... and its Commencer button
 new MutationObserver(() => {
   const text = document.getElementById("loading-text")?.textContent;
   if (text && text !== window.__labels.at(-1)) window.__labels.push(text);
   const said = document.getElementById("live")?.textContent;
   if (said && said !== window.__said.at(-1)) window.__said.push(said);
+  const button = document.getElementById("start")?.textContent.trim();
+  if (button && button !== window.__button.at(-1)) window.__button.push(button);
 }).observe(document, {subtree: true, childList: true, characterData: true});"""
 
 DOWNLOADS = {
@@ -69,6 +72,7 @@ def test_a_stalled_download_is_tried_again_and_the_game_starts(page, context, si
     said = page.evaluate("window.__said")  # (then the shell's own words, once it is ready)
     retrying = words("fr", "js.boot.retrying")
     assert retrying in said and said[0] in (words("fr", "js.setup.starting.live"), retrying), said
+    assert words("fr", "js.setup.retrying") in page.evaluate("window.__button")
     # ...and the game the player started plays.
     page.wait_for_selector("#table:not([hidden])")
     page.click("#roll")

@@ -265,15 +265,15 @@
       start.setAttribute("aria-busy", "true");
     }
     const live = document.getElementById("live");
-    if (live) live.textContent = t(retrying ? "js.boot.retrying" : "js.setup.starting.live");
+    if (live) live.textContent = t("js.setup.starting.live");
   });
   // A first visit's download tried again (js/pyodide-fast.mjs): a player waiting on
-  // Commencer is told why it takes longer.
-  let retrying = false;
+  // Commencer is told why it takes longer (the button, and the status line in full).
   addEventListener("pygames:retrying", () => {
-    retrying = true;
+    if (!form.dataset.pending || form.dataset.owner === "python") return;
+    if (start) start.textContent = t("js.setup.retrying");
     const live = document.getElementById("live");
-    if (form.dataset.pending && form.dataset.owner !== "python" && live) live.textContent = t("js.boot.retrying");
+    if (live) live.textContent = t("js.boot.retrying");
   });
 
   pygames.setup.reset = reset;

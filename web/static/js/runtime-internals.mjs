@@ -51,6 +51,11 @@
 //      zip inflated from its .xz (the site serves the standard library as xz: issue 24,
 //      "Fewer bytes").  Check: a game page never requests the zip itself, online or
 //      offline (e2e/test_runtime_fast.py, e2e/test_offline.py: the zip is not precached).
+//      Pyodide fetches pyodide.asm.wasm with that global `fetch` too, and compiles the
+//      Response as it streams in (`WebAssembly.instantiateStreaming`): on a first visit
+//      js/pyodide-fast.mjs hands it js/steady-fetch.mjs's Response (a stalled download tried
+//      again; its headers' content type kept).  Check: a stalled wasm is tried again and the
+//      page starts (e2e/test_steady_downloads.py).
 //
 // Upgrades, each checked against the items above:
 //   * pyodide 314.0.7 -> 314.0.8: pyodide.mjs (its JSPI probe no longer skips iOS), the wasm

@@ -39,7 +39,7 @@ if ("PerformanceObserver" in window) {
 
 // PyScript reports its own stages, and js/pyodide-fast.mjs its (same event; the messages
 // are listed in js/runtime-internals.mjs, whose test checks PyScript still sends them).
-const [ownLoading, ownStarting, ownRestoring, ownRetrying] = OWN_PROGRESS;
+const [ownLoading, ownStarting, ownRestoring] = OWN_PROGRESS;
 const [loadingPyodide, loadedPyodide, loadingFiles, loadedFiles] = PYSCRIPT_PROGRESS;
 const stages = {
   [ownLoading]: [15, t("js.boot.download")],
@@ -53,9 +53,9 @@ const stages = {
 addEventListener(PROGRESS_EVENT, ({ detail }) => {
   const stage = stages[detail];
   if (stage) progress(...stage);
-  // A download tried again (js/steady-fetch.mjs): the bar stays where it is.
-  else if (detail === ownRetrying) progress(shown, t("js.boot.retrying"));
 });
+// A first visit's download tried again (js/pyodide-fast.mjs): the bar stays where it is.
+addEventListener("pygames:retrying", () => progress(shown, t("js.boot.retrying")));
 
 function fail(message) {
   if (document.body.dataset.ready) return;

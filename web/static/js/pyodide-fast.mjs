@@ -65,11 +65,10 @@ const boot = ((window.pygames ??= {}).boot = { mode: "plain", stages: {}, retrie
 // visits read Cache Storage, and keep the browser's compiled WebAssembly (a fetched Response).
 const STEADY = navigator.serviceWorker?.controller ? null : { stallMs: stallMs(window.pygames.stallMs) };
 boot.steady = Boolean(STEADY);
-const RETRYING = "Retrying download";
+// (Heard by the loading screen, js/boot.js, and the page before Python, js/*-early.js.)
 const retried = (why) => {
   boot.retries.push(why);
-  dispatchEvent(new CustomEvent(PROGRESS_EVENT, { detail: RETRYING }));  // the loading screen
-  dispatchEvent(new CustomEvent("pygames:retrying"));  // the page before Python (js/*-early.js)
+  dispatchEvent(new CustomEvent("pygames:retrying"));
 };
 const steady = (url) => (STEADY ? steadyFetch(url, { ...STEADY, retried }) : fetch(url));
 

@@ -188,7 +188,7 @@ export const PROGRESS_EVENT = "py:progress";
 export const PYSCRIPT_PROGRESS = ["Loading Pyodide", "Loaded Pyodide", "Loading files", "Loaded files"];
 
 /** The messages js/pyodide-fast.mjs dispatches itself (same event). */
-export const OWN_PROGRESS = ["Loading runtime", "Starting Python", "Restoring Python", "Retrying download"];
+export const OWN_PROGRESS = ["Loading runtime", "Starting Python", "Restoring Python"];
 
 /** Empty PyScript's worker hooks (6), given the `hooks` of its core.js: it then compiles none. */
 export function dropWorkerHooks(hooks) {

@@ -18,9 +18,9 @@
 // no URL, and the browser keeps compiled WebAssembly only for a fetched one.
 
 export const STALL_MS = 15000;
-export const TRIES = 3;
+const TRIES = 3;
 
-export class Stalled extends Error {
+class Stalled extends Error {
   name = "Stalled";
 }
 
@@ -57,7 +57,7 @@ function watchdog(limit, onStall) {
   };
 }
 
-// One request: {response, reader, dog} once its headers came (dog: the body's watchdog).
+// One request: {response, dog (the body's watchdog), abort(why)} once its headers came.
 async function request(url, limit) {
   const controller = new AbortController();
   const dog = watchdog(limit, () => controller.abort(new Stalled(`${url}: no data for ${limit} ms`)));

@@ -106,9 +106,8 @@ def request_log(context):
 # snapshot, as a returning visitor has it (the page is ready in under a second).  Between
 # two tests every page is closed and the site's localStorage and IndexedDB are emptied, so
 # each test starts with no saved game, setup, preference or statistics; the caches stay.
-# The emptying goes through a blank page kept open in the context (site.empty_site), as
-# another tab: the browser then keeps the site's processes alive from one test to the next
-# (a page is ready in ~0.7 s rather than ~1.0 s, the suite ~2 minutes shorter).
+# The emptying goes through a blank page kept open in the context, as another tab (why:
+# site.empty_site).
 
 WARM_SNAPSHOT_KEPT = """async () => {
     const reg = await navigator.serviceWorker.getRegistration();

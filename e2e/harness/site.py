@@ -150,8 +150,10 @@ def at_origin(page, site_url: str) -> None:
 def empty_site(context, site_url: str) -> None:
     """Close every page of a browser context and empty the site's localStorage and
     IndexedDB there (its caches and service worker stay: a returning visitor with no game).
-    The clearing goes through a blank page kept open in the context for it, with its
-    DevTools session: opening one each time cost more than the rest (~0.1 s a test)."""
+    The clearing goes through a blank page kept open in the context, with its DevTools
+    session.  As another tab would, it keeps the context from being left with no page, so
+    the browser keeps the site's processes (its service worker's among them) for the next
+    test: a page is then ready in ~0.7 s rather than ~1.0 s."""
     keeper = getattr(context, "_e2e_keeper", None)
     if keeper is None or keeper[0].is_closed():
         page = context.new_page()

@@ -301,7 +301,7 @@ def table_tools(monkeypatch):
     stub = types.ModuleType("stub")
     for name in ("pyscript", "pyscript.ffi", "pyodide", "pyodide.ffi"):
         module = types.ModuleType(name)
-        module.document = module.window = None
+        module.document = module.window = module.fetch = None
         module.create_proxy = module.to_js = module.create_once_callable = lambda *a, **k: None
         monkeypatch.setitem(sys.modules, name, module)
     for name in ("dom", "table_tools"):

@@ -8,6 +8,8 @@
 * Every game is a package laid out the same way.
 * The pure package does no file I/O and reads no environment: the command line and the
   page hand it the tables' bytes.
+* The page's Python (web/app/) reaches JavaScript through ``dom.py`` only: the one place
+  to change when what it talks to changes (a worker's page, issue 24).
 """
 
 from __future__ import annotations
@@ -182,3 +184,31 @@ def test_test_modules_have_unique_names():
     root = Path(__file__).resolve().parent.parent
     names = [p.name for folder in ("tests", "e2e") for p in (root / folder).rglob("test_*.py")]
     assert sorted(n for n in set(names) if names.count(n) > 1) == []
+
+
+# --- the page's Python reaches JavaScript through dom.py only ------------------------------
+
+APP = ROOT / "web" / "app"
+JS_MODULES = ("pyscript", "pyodide", "js", "_pyscript")
+
+
+def js_imports(path: Path) -> list[str]:
+    """The JavaScript-side modules `path` imports anywhere (functions included)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        found += [n for n in names if n.split(".")[0] in JS_MODULES]
+    return found
+
+
+def test_only_dom_reaches_javascript():
+    found = {p.name: js_imports(p) for p in sorted(APP.glob("*.py")) if p.name != "dom.py"}
+    assert {k: v for k, v in found.items() if v} == {}
+    assert set(js_imports(APP / "dom.py")) >= {"pyscript", "pyscript.ffi"}  # the check sees imports
+
+
+def test_the_door_check_sees_a_hidden_import(tmp_path):
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text("def f():\n    import js\n    from pyodide.ffi import to_js\n", encoding="utf-8")
+    assert js_imports(sneaky) == ["js", "pyodide.ffi"]

@@ -8,8 +8,7 @@ when the question closes.  One question at a time: a new one replaces an open on
 counts as cancelled.
 """
 
-from dom import by_id, el, enabled, on
-from pyscript import document
+from dom import by_id, document, el, enabled, on
 
 _pending = {}  # "accept", "cancel": the callbacks of the open question; "back": the focus
 

@@ -17,9 +17,8 @@ day's dice (pygames.core.DailySampler), the same for everyone.
 """
 
 import daily_store
-from dom import by_id, clear, copy_text, el, on, query_params, show, spawn, storage
+from dom import by_id, clear, copy_text, document, el, on, query_params, show, spawn, storage, to_js, window
 from guard import BadStored, check_saved_match, read_json
-from pyscript import window
 from replay import KEY as REPLAY_KEY
 from replay import encode
 from replay_view import page_url
@@ -253,9 +252,7 @@ class Daily:
     def _native(self):
         if not getattr(window.navigator, "share", None):
             return
-        from pyodide.ffi import to_js
-
-        data = to_js({"text": self.share}, dict_converter=window.Object.fromEntries)
+        data = to_js({"text": self.share})
         spawn(self._shared(window.navigator.share(data)))
 
     async def _shared(self, promise):
@@ -305,6 +302,4 @@ class Daily:
 
 
 def document_text(value):
-    from pyscript import document
-
     return document.createTextNode(value)

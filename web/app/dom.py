@@ -1,11 +1,23 @@
 """Small DOM helpers for the PyScript pages: elements are built node by node and text is
-always set with textContent, so a player's name can never become markup."""
+always set with textContent, so a player's name can never become markup.
+
+This module is the page's one door to JavaScript: the other modules of web/app take
+``document``, ``window``, ``fetch`` and ``to_js`` from here, never from ``pyscript``,
+``pyodide`` or ``js`` (tests/test_structure.py checks it).  So what the page's Python
+talks to can change in one place: the page itself today, a page drawn from a worker's
+messages tomorrow (issue 24, "Python in a worker" in js/runtime-internals.mjs)."""
 
 import asyncio
 
 from pyodide.ffi import create_once_callable
-from pyscript import document, window
-from pyscript.ffi import create_proxy
+from pyscript import document, fetch, window
+from pyscript.ffi import create_proxy, to_js
+
+__all__ = [  # the page's JavaScript objects, then the helpers
+    "document", "fetch", "to_js", "window", "Storage", "by_id", "clear", "copy_text", "el",
+    "enabled", "found", "guarded", "later", "on", "pieces_of", "query_params", "row", "said",
+    "set_text", "show", "spawn", "storage", "trouble",
+]
 
 _handlers = []  # keep event proxies alive for the life of the page
 

@@ -27,10 +27,9 @@ import json
 
 import pairing
 import remote
-from dom import by_id, clear, copy_text, el, on, set_text, show, spawn, storage
+from dom import by_id, clear, copy_text, document, el, on, set_text, show, spawn, storage, window
 from guard import check_saved_match, read_json, short
 from pairing import BadMessage, PairingError
-from pyscript import document, window
 from replay import ReplayError, encode
 from replay_view import page_url
 

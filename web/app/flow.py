@@ -22,8 +22,7 @@ shell (shell.py calls these hooks; the views are unchanged but for their optiona
 """
 
 import prefs
-from dom import by_id, el, found, on, set_text, storage
-from pyscript import document, window
+from dom import by_id, document, el, found, on, set_text, storage, window
 
 from pygames.messages import Name, render, text
 

@@ -13,8 +13,7 @@ places a pawn on the focused cell when the dice allow it.
 
 import asyncio
 
-from dom import by_id, clear, el, on, spawn
-from pyscript import document
+from dom import by_id, clear, document, el, on, spawn
 from tray import DiceTray, TrayView
 
 from pygames.linotte import (

@@ -25,9 +25,24 @@ when the turn passes to another device; everything is said in the live region to
 
 import remote
 from ask import ask
-from dom import by_id, clear, copy_text, el, later, on, pieces_of, said, set_text, show, spawn, storage
+from dom import (
+    by_id,
+    clear,
+    copy_text,
+    document,
+    el,
+    later,
+    on,
+    pieces_of,
+    said,
+    set_text,
+    show,
+    spawn,
+    storage,
+    to_js,
+    window,
+)
 from guard import BadStored, check_saved_match, read_json, short
-from pyscript import document, window
 from replay import Replay, ReplayError
 from replay_view import page_url
 
@@ -374,10 +389,7 @@ class Remote:
         message = text("site.remote.share_text" if to else "site.remote.share_end", player=to or "",
                        title=str(match.game.title))
         if getattr(window.navigator, "share", None):
-            from pyodide.ffi import to_js
-
-            data = to_js({"title": str(match.game.title), "text": message, "url": url},
-                         dict_converter=window.Object.fromEntries)
+            data = to_js({"title": str(match.game.title), "text": message, "url": url})
             try:
                 promise = window.navigator.share(data)
             except Exception:

@@ -17,8 +17,7 @@ A link that cannot be shown gives its French message and the way back, nothing e
 
 import asyncio
 
-from dom import by_id, clear, copy_text, el, on, pieces_of, said, set_text, show, spawn
-from pyscript import document, window
+from dom import by_id, clear, copy_text, document, el, on, pieces_of, said, set_text, show, spawn, window
 from replay import ReplayError, from_fragment, link, load
 
 from pygames.messages import Msg, Name, Series, plain, render, text

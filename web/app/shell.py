@@ -36,7 +36,23 @@ from importlib import import_module
 import replay_view
 from ask import ask
 from daily import Daily
-from dom import by_id, clear, el, enabled, later, on, pieces_of, query_params, set_text, show, spawn, storage
+from dom import (
+    by_id,
+    clear,
+    document,
+    el,
+    enabled,
+    fetch,
+    later,
+    on,
+    pieces_of,
+    query_params,
+    set_text,
+    show,
+    spawn,
+    storage,
+    window,
+)
 from duo import Duo
 from embed import EmbedError, parse_embed
 from flow import Flow
@@ -50,7 +66,6 @@ from guard import (
     read_json,
     short,
 )
-from pyscript import document, fetch, window
 from remote_view import Remote
 from stats import STATS_KEY
 from stats_view import StatsView

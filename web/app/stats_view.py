@@ -24,10 +24,8 @@ is the record and who holds it; the chart alone shows every seat's scores, and s
 
 import stats
 from ask import ask
-from dom import by_id, clear, el, later, on, row, set_text, show, spawn, storage
+from dom import by_id, clear, document, el, later, on, row, set_text, show, spawn, storage, to_js, window
 from guard import BadStored, read_json, short
-from pyscript import document, window
-from pyscript.ffi import to_js
 
 from pygames.messages import Msg, Name, Series, catalogue, render, text
 

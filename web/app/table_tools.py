@@ -25,8 +25,7 @@ import math
 import re
 
 import prefs
-from dom import by_id, el, enabled, on, query_params, show, storage
-from pyscript import document, window
+from dom import by_id, document, el, enabled, on, query_params, show, storage, window
 
 from pygames.messages import Name, render, template, text
 

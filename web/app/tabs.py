@@ -18,8 +18,7 @@ nothing can be stored, each tab drives its own game, as it saves it: nowhere.
 
 import asyncio
 
-from dom import on, spawn, storage
-from pyscript import document, window
+from dom import document, on, spawn, storage, window
 
 #: Seconds a following tab waits at a computer's turn before it takes the drive itself.
 TAKE_OVER_AFTER = 4.0

@@ -7,8 +7,7 @@ so that a reload keeps them); the roll button's ``data-action`` always says what
 plays (``roll``, or ``keep 3 5 @1,4``).
 """
 
-from dom import by_id, clear, el, on, row, set_text
-from pyscript import document, window
+from dom import by_id, clear, document, el, on, row, set_text, window
 from tray import DiceTray, TrayView
 from words import decimal as points
 

@@ -278,8 +278,15 @@ def test_empty_dice_slots_do_not_animate_after_scoring(page, site_url, family, r
     # A throw still tumbles (motion allowed here).
     page.focus("#roll")
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.getAnimations().some((a) => a.animationName === 'tumble')",
+    tumbling = "() => document.getAnimations().map((a) => a.animationName).find((n) => n?.startsWith('tumble'))"
+    first = page.wait_for_function(tumbling, timeout=5_000).json_value()
+    # And at the next throw too: the die's class alternates, so its animation starts over.
+    page.wait_for_function(f"() => !document.getElementById('roll').disabled && !({tumbling})()",
                            timeout=5_000)
+    page.click("#roll")
+    again = page.wait_for_function(f"() => {{ const n = ({tumbling})(); return n !== {first!r} && n; }}",
+                                   timeout=5_000).json_value()
+    assert {first, again} == {"tumble", "tumble-again"}
 
 
 # --- a moment of joy ----------------------------------------------------------------------

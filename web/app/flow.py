@@ -100,8 +100,10 @@ class Flow:
         active = document.activeElement
         if not found(active) or active.tagName in ("BODY", "HTML"):
             return True
-        return (not active.isConnected or active.matches(":disabled")
-                or active.getClientRects().length == 0)
+        if not active.isConnected or active.matches(":disabled"):
+            return True
+        visible = getattr(active, "checkVisibility", None)  # not in Safari before 17.4
+        return not visible() if visible else active.getClientRects().length == 0
 
     def mark_turn(self):
         """``data-computer-turn`` on the table, and the computer's status, while it plays."""

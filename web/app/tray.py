@@ -204,9 +204,12 @@ class DiceTray:
                 die.setAttribute("aria-label", label)
                 die.disabled = not enabled
             if place in self._thrown and face:  # an empty slot never tumbles
-                die.classList.remove("rolling")
-                die.offsetWidth  # restart the animation
-                die.classList.add("rolling")
+                # The other of the two classes: a new animation's name starts it over (no
+                # reading of the die's size to force a layout, which a worker could not do).
+                now, was = ("rolling-again", "rolling") if die.classList.contains("rolling") \
+                    else ("rolling", "rolling-again")
+                die.classList.remove(was)
+                die.classList.add(now)
         self._thrown = ()
         self.entry.draw()
 

@@ -1,0 +1,353 @@
+"""The mirror of the page (web/worker/mirror.py): the DOM the page's Python will draw on from a
+worker (issue 24), checked on its own, then under the page's real modules.
+
+* Every change is made at once and recorded: replaying the recorded operations on a copy of
+  the page gives the same page (a property test over random changes).
+* It reads like the DOM the modules use: selectors in the whole document, reflected
+  attributes, live form state, events that bubble; what it cannot know (layout) is refused
+  by name, and so is a change the DOM refuses, with nothing changed.
+* The whole page's Python runs on it unchanged: each game's built page starts, plays a match
+  to its end by clicks alone against the computer, and resumes from what it saved
+  (tests/page_host.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mirror import Document, Element, MirrorError, NotInMirror, Text
+from page_host import Host
+
+from pygames import FAMILIES
+
+OPS = {"el", "tx", "at", "pr", "in", "rm", "da", "st", "do", "on"}
+
+PAGE = [["html", {"lang": "fr"}, [
+    ["head", {}, [["title", {}, ["Jeu"]]]],
+    ["body", {}, [
+        ["main", {"id": "main"}, [
+            ["form", {"id": "f"}, [
+                ["fieldset", {"id": "fs"}, [
+                    ["legend", {}, [["button", {"id": "in-legend"}, ["?"]]]],
+                    ["input", {"type": "radio", "name": "r", "value": "a", "checked": ""}, []],
+                    ["input", {"type": "radio", "name": "r", "value": "b"}, []],
+                    ["button", {"id": "go", "class": "primary big"}, ["Go"]],
+                ]],
+                ["select", {"id": "s"}, [["option", {"value": "x"}, ["X"]],
+                                         ["option", {"value": "y", "selected": ""}, ["Y"]]]],
+            ]],
+            ["ul", {"id": "list", "data-kind": "dice"}, [["li", {"data-die": "1"}, ["1"]], "texte"]],
+        ]],
+    ]],
+]]]
+
+
+def page():
+    return Document.from_tree(PAGE)
+
+
+def shape(node):
+    """A node and its subtree as plain data (ids included): what the page would show."""
+    if isinstance(node, Text):
+        return (node.nid, node.data)
+    attrs = dict(sorted(node.attrs.items())) if isinstance(node, Element) else {}
+    live = dict(sorted(node.live.items())) if isinstance(node, Element) else {}
+    style = dict(sorted(node.__dict__["_style"]._props.items())) if "_style" in node.__dict__ else {}
+    return (node.nid, getattr(node, "localName", "#document"), attrs, live, style,
+            [shape(c) for c in node.childNodes])
+
+
+def replay(doc: Document, ops: list) -> None:
+    """The operations' meaning, applied to a copy of the page (as the page's applier will)."""
+    for op in json.loads(json.dumps(ops)):  # they travel as JSON
+        kind, nid = op[0], op[1]
+        if kind == "el":
+            Element(doc, nid, op[2], op[3])
+        elif kind == "tx":
+            Text(doc, nid, op[2])
+        elif kind == "at":
+            node = doc.node(nid)
+            node.attrs.pop(op[2], None) if op[3] is None else node.attrs.__setitem__(op[2], op[3])
+        elif kind == "pr":
+            doc.node(nid).live[op[2]] = op[3]
+        elif kind == "in":
+            node, parent = doc.node(op[2]), doc.node(nid)
+            if node.parentNode is not None:
+                node.parentNode.childNodes.remove(node)
+            kids = parent.childNodes
+            kids.insert(len(kids) if op[3] is None else kids.index(doc.node(op[3])), node)
+            node._set("parentNode", parent)
+        elif kind == "rm":
+            node = doc.node(nid)
+            node.parentNode.childNodes.remove(node)
+            node._set("parentNode", None)
+        elif kind == "da":
+            doc.node(nid)._set("_data", op[2])
+        elif kind == "st":
+            props = doc.node(nid).style._props
+            props.pop(op[2], None) if op[3] is None else props.__setitem__(op[2], op[3])
+        else:
+            assert kind in ("do", "on"), kind
+
+
+# --- changes, recorded ------------------------------------------------------------------------
+
+
+def test_new_nodes_are_numbered_after_the_page_and_recorded_in_order():
+    doc = page()
+    last = max(doc._nodes)
+    item = doc.createElement("li")
+    item.textContent = "<b>Léa</b>"  # a name is text, never markup
+    doc.getElementById("list").appendChild(item)
+    assert doc.take() == [["el", last + 1, "li", None], ["tx", last + 2, "<b>Léa</b>"],
+                          ["in", last + 1, last + 2, None], ["in", doc.getElementById("list").nid, last + 1, None]]
+    assert doc.take() == []
+    assert item.textContent == "<b>Léa</b>" and item.firstChild.nodeType == 3
+
+
+def test_a_node_moved_leaves_its_old_place_in_one_operation():
+    doc = page()
+    main, li = doc.getElementById("main"), doc.querySelector("#list li")
+    main.insertBefore(li, main.firstChild)
+    assert doc.take() == [["in", main.nid, li.nid, doc.getElementById("f").nid]]
+    assert [c.localName for c in main.children] == ["li", "form", "ul"]
+    assert doc.getElementById("list").textContent == "texte"
+
+
+def test_reflected_properties_write_attributes_and_say_nothing_when_unchanged():
+    doc = page()
+    go = doc.getElementById("go")
+    go.hidden = True
+    go.hidden = True
+    go.disabled = False  # was not
+    go.className = "primary"
+    go.dataset.seatName = "Léa"
+    go.classList.add("primary")  # already there
+    assert go.classList.toggle("rolling") is True
+    go.ariaPressed = "true"
+    go.style.setProperty("--play-h", "12px")
+    assert doc.take() == [["at", go.nid, "hidden", ""], ["at", go.nid, "class", "primary"],
+                          ["at", go.nid, "data-seat-name", "Léa"], ["at", go.nid, "class", "primary rolling"],
+                          ["at", go.nid, "aria-pressed", "true"], ["st", go.nid, "--play-h", "12px"]]
+    assert (go.hidden, go.dataset.seatName, go.dataset.missing, go.getAttribute("aria-pressed")) == \
+        (True, "Léa", None, "true")
+
+
+def test_form_state_is_live():
+    doc = page()
+    first, second = doc.querySelectorAll("input[name=r]")
+    assert (first.checked, second.checked, first.value) == (True, False, "a")
+    second.checked = True  # a radio group has one checked
+    assert (first.checked, second.checked) == (False, True)
+    select = doc.getElementById("s")
+    assert select.value == "y" and select.options.length == 2
+    select.value = "x"
+    assert select.value == "x" and doc.take()[-1] == ["pr", select.nid, "value", "x"]
+
+
+# --- reading like the DOM -------------------------------------------------------------------
+
+
+def test_selectors_match_in_the_whole_document_like_the_dom():
+    doc = page()
+    form = doc.getElementById("f")
+    assert [b.id for b in form.querySelectorAll("main button")] == ["in-legend", "go"]  # "main" is outside form
+    assert [e.localName for e in doc.querySelectorAll("#f > fieldset > input, select")] == ["input", "input", "select"]
+    assert doc.querySelector('ul[data-kind="dice"] li[data-die="1"]').textContent == "1"
+    assert doc.querySelector("[data-kind^=di]") is doc.getElementById("list")
+    assert doc.querySelector("button.primary.big").id == "go"
+    assert doc.getElementById("go").closest("form") is form
+    assert doc.getElementById("go").closest("ul") is None
+    assert doc.querySelector("input:checked").value == "a"
+
+
+def test_disabled_follows_a_disabled_fieldset_except_its_legend():
+    doc = page()
+    doc.getElementById("fs").disabled = True
+    assert doc.getElementById("go").matches(":disabled")
+    assert not doc.getElementById("in-legend").matches(":disabled")
+    assert not doc.getElementById("list").matches(":disabled")  # not a form control
+
+
+def test_what_the_mirror_cannot_know_is_refused_by_name():
+    doc = page()
+    go = doc.getElementById("go")
+    for name in ("offsetHeight", "getBoundingClientRect", "innerHTML", "outerHTML"):
+        with pytest.raises(NotInMirror, match=name):
+            getattr(go, name)
+    with pytest.raises(NotInMirror):
+        go.innerHTML = "<img src=x onerror=alert(1)>"  # no way to write markup
+    with pytest.raises(MirrorError):
+        doc.querySelector("li:nth-child(2)")
+
+
+def test_a_change_the_dom_refuses_changes_nothing():
+    doc = page()
+    before = shape(doc)
+    main = doc.getElementById("main")
+    with pytest.raises(MirrorError):
+        doc.getElementById("f").appendChild(main)  # into its own descendant
+    with pytest.raises(MirrorError):
+        main.removeChild(doc.getElementById("go"))  # not its child
+    with pytest.raises(MirrorError):
+        main.setAttribute("on click", "x")
+    with pytest.raises(MirrorError):
+        doc.createElement("<script>")
+    assert shape(doc) == before and doc.take() == []
+
+
+# --- the page's events ------------------------------------------------------------------------
+
+
+def test_events_bubble_with_what_the_page_sent():
+    doc = page()
+    seen = []
+    select = doc.getElementById("s")
+    doc.getElementById("f").addEventListener("change", lambda e: seen.append((e.target.id, e.target.value)))
+    doc.addEventListener("keydown", lambda e: (seen.append(e.key), e.preventDefault()))
+    assert doc.take() == [["on", doc.getElementById("f").nid, "change"], ["on", 0, "keydown"]]
+    doc.dispatch({"node": select.nid, "type": "change", "value": "x"})
+    event = doc.dispatch({"node": select.nid, "type": "keydown", "key": "s", "ctrlKey": True})
+    assert seen == [("s", "x"), "s"] and event.defaultPrevented and event.ctrlKey
+    assert doc.take() == []  # what the page sent is not sent back
+    assert doc.dispatch({"node": 10_000, "type": "click"}) is None  # a node gone meanwhile
+    doc.dispatch({"node": select.nid, "type": "focusin"})
+    assert doc.activeElement is select
+
+
+# --- every change recorded (property) ------------------------------------------------------
+
+CHANGES = st.lists(st.tuples(st.sampled_from(["new", "text", "move", "remove", "attr", "unattr", "class",
+                                             "value", "data", "style", "clear"]),
+                             st.integers(0, 1000), st.integers(0, 1000), st.text(max_size=8)),
+                   max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(CHANGES)
+def test_replaying_the_operations_gives_the_same_page(changes):
+    doc, copy = page(), page()
+    for kind, a, b, word in changes:
+        elements = [doc.body, *doc.body.querySelectorAll("*")]
+        nodes = [n for n in doc._nodes.values() if n is not doc and n.parentNode is not None]
+        target = elements[a % len(elements)]
+        try:
+            if kind == "new":
+                target.appendChild(doc.createElement(["div", "span", "li"][b % 3]))
+            elif kind == "text":
+                target.textContent = word
+            elif kind == "move":
+                node = nodes[b % len(nodes)]
+                kids = target.childNodes
+                target.insertBefore(node, kids[b % len(kids)] if kids and b % 2 else None)
+            elif kind == "remove":
+                node = nodes[b % len(nodes)]
+                if node is not doc.body and node is not doc.documentElement:
+                    node.remove()
+            elif kind == "attr":
+                target.setAttribute(["title", "data-x", "aria-label"][b % 3], word)
+            elif kind == "unattr":
+                target.removeAttribute(["title", "data-x", "id"][b % 3])
+            elif kind == "class":
+                target.classList.toggle(["on", "off"][b % 2])
+            elif kind == "value":
+                target.value = word
+            elif kind == "data":
+                texts = [n for n in nodes if isinstance(n, Text)]
+                if texts:
+                    texts[b % len(texts)].data = word
+            elif kind == "style":
+                target.style.setProperty("--x", word) if b % 2 else target.style.removeProperty("--x")
+            else:
+                target.replaceChildren()
+        except MirrorError:
+            pass  # refused, and (test above) nothing changed
+    ops = doc.take()
+    assert {op[0] for op in ops} <= OPS
+    replay(copy, ops)
+    assert shape(copy) == shape(doc)
+
+
+# --- the page's real modules on the mirror ------------------------------------------------------
+
+FAMILY_IDS = sorted(FAMILIES)
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+async def play_out(host: Host, limit: int = 1000) -> int:
+    """Click the table's enabled controls (``data-action``) until the match ends, accepting
+    any confirmation; the computer answers at once (``?pace=0``).  The number of clicks."""
+    state = host.shell.match.state
+    for clicks in range(limit):
+        state = host.shell.match.state
+        if state.is_terminal():
+            return clicks
+        if host.by_id("confirm").open:
+            await host.click(host.by_id("confirm-accept"))
+            continue
+        controls = [b for b in host.document.querySelectorAll("#table [data-action]")
+                    if not b.disabled and b.checkVisibility()]
+        if controls:
+            await host.click(controls[(clicks * 7) % len(controls)])
+        else:
+            await asyncio.sleep(0.005)  # the computer's move
+        assert host.window.errors == []
+    raise AssertionError(f"no end after {limit} clicks: {state!r}")
+
+
+@pytest.mark.parametrize("family", FAMILY_IDS)
+def test_a_game_page_starts_plays_to_its_end_and_resumes_on_the_mirror(family):
+    async def scenario():
+        url = f"http://127.0.0.1/{family}.html?pace=0&seed=7"
+        host = await Host(family, url=url).start()
+        try:
+            assert host.document.body.dataset.ready == "1" and not host.by_id("setup").hidden
+            started = host.document.take()
+            assert {op[0] for op in started} <= OPS and json.dumps(started)
+            await host.send(host.by_id("setup-form"), "submit")
+            assert not host.by_id("table").hidden
+            await host.click(host.document.querySelector("#table [data-action]:enabled"))
+            moves = len(host.shell.match.history)
+            assert moves >= 1
+            saved = dict(host.window.localStorage.items)
+        finally:
+            host.close()
+        # A reload: the same storage, a new page.  The game is there, drawn, as it was.
+        host = await Host(family, url=url, storage=saved).start()
+        try:
+            assert len(host.shell.match.history) == moves and not host.by_id("table").hidden
+            clicks = await play_out(host)
+            assert clicks > 0 and not host.by_id("end").hidden
+            ranking = host.by_id("ranking").querySelectorAll("li")
+            assert ranking.length == len(host.shell.match.players)
+            assert host.window.errors == []
+            assert {op[0] for op in host.document.take()} <= OPS
+        finally:
+            host.close()
+
+    run(scenario())
+
+
+def test_a_hostile_name_stays_text_on_the_mirror():
+    async def scenario():
+        host = await Host("yams", url="http://127.0.0.1/yams.html?pace=0").start()
+        try:
+            name = host.document.querySelector("#setup-form input[type=text]")
+            hostile = '<img src=x onerror="alert(1)">'
+            name.value = hostile
+            await host.send(host.by_id("setup-form"), "submit")
+            drawn = host.document.take()
+            assert any(op[0] == "tx" and hostile in op[2] for op in drawn)
+            assert not any(op[0] == "el" and op[2] == "img" for op in drawn)
+            assert hostile in host.by_id("table").textContent
+        finally:
+            host.close()
+
+    run(scenario())

@@ -179,10 +179,14 @@ async def _fetch(url):
 
 
 class Host:
-    def __init__(self, family: str, *, url: str | None = None, storage=None, page: str | None = None):
-        html = build.family_pages()[page or f"{family}.html"]
+    def __init__(self, family: str, *, url: str | None = None, storage=None, page: str | None = None,
+                 tree: list | None = None):
+        """The built page `page` (default: the family's), or the `tree` a browser sent of it
+        (js/page-mirror.mjs ``tree``)."""
         self.family = family
-        self.document = Document.from_tree(page_tree(html))
+        if tree is None:
+            tree = page_tree(build.family_pages()[page or f"{family}.html"])
+        self.document = Document.from_tree(tree)
         self.window = Window(url or f"http://127.0.0.1/{family}.html", storage)
         self.shell = None
         self._saved = {}
@@ -237,6 +241,23 @@ class Host:
 
     async def key(self, key, node=None, **mods):
         return await self.send(node or self.document.activeElement or self.document.body, "keydown", key=key, **mods)
+
+    async def step(self, n: int) -> bool:
+        """The `n`-th click of a match played by clicks: an enabled control of the table
+        (``data-action``, one in seven along), a confirmation accepted, or a moment for the
+        computer (``?pace=0`` makes it quick); False once the match is over."""
+        if self.shell.match.state.is_terminal():
+            return False
+        if self.by_id("confirm").open:
+            await self.click(self.by_id("confirm-accept"))
+            return True
+        controls = [b for b in self.document.querySelectorAll("#table [data-action]")
+                    if not b.disabled and b.checkVisibility()]
+        if controls:
+            await self.click(controls[(n * 7) % len(controls)])
+        else:
+            await asyncio.sleep(0.005)  # the computer's move
+        return True
 
     def text(self, id_):
         return " ".join(self.by_id(id_).textContent.split())

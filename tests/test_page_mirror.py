@@ -14,17 +14,19 @@ worker (issue 24), checked on its own, then under the page's real modules.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mirror import Document, Element, MirrorError, NotInMirror, Text
+from mirror_changes import CHANGE_KINDS, make_change
 from page_host import Host
 
 from pygames import FAMILIES
 
-OPS = {"el", "tx", "at", "pr", "in", "rm", "da", "st", "do", "on"}
+OPS = {"el", "tx", "at", "pr", "in", "rm", "da", "st", "do", "on", "fr"}
 
 PAGE = [["html", {"lang": "fr"}, [
     ["head", {}, [["title", {}, ["Jeu"]]]],
@@ -62,34 +64,44 @@ def shape(node):
 
 
 def replay(doc: Document, ops: list) -> None:
-    """The operations' meaning, applied to a copy of the page (as the page's applier will)."""
+    """The operations' meaning, applied to a copy of the page (as the page's applier will:
+    it holds every node it made until told to forget it)."""
+    held = {n.nid: n for n in doc.nodes()}
+
+    def node(nid):
+        return held[nid]
+
     for op in json.loads(json.dumps(ops)):  # they travel as JSON
         kind, nid = op[0], op[1]
         if kind == "el":
-            Element(doc, nid, op[2], op[3])
+            held[nid] = Element(doc, nid, op[2], op[3])
         elif kind == "tx":
-            Text(doc, nid, op[2])
+            held[nid] = Text(doc, nid, op[2])
         elif kind == "at":
-            node = doc.node(nid)
-            node.attrs.pop(op[2], None) if op[3] is None else node.attrs.__setitem__(op[2], op[3])
+            attrs = node(nid).attrs
+            attrs.pop(op[2], None) if op[3] is None else attrs.__setitem__(op[2], op[3])
         elif kind == "pr":
-            doc.node(nid).live[op[2]] = op[3]
+            node(nid).live[op[2]] = op[3]
         elif kind == "in":
-            node, parent = doc.node(op[2]), doc.node(nid)
-            if node.parentNode is not None:
-                node.parentNode.childNodes.remove(node)
+            child, parent = node(op[2]), node(nid)
+            if child.parentNode is not None:
+                child.parentNode.childNodes.remove(child)
             kids = parent.childNodes
-            kids.insert(len(kids) if op[3] is None else kids.index(doc.node(op[3])), node)
-            node._set("parentNode", parent)
+            kids.insert(len(kids) if op[3] is None else kids.index(node(op[3])), child)
+            child._set("parentNode", parent)
         elif kind == "rm":
-            node = doc.node(nid)
-            node.parentNode.childNodes.remove(node)
-            node._set("parentNode", None)
+            child = node(nid)
+            child.parentNode.childNodes.remove(child)
+            child._set("parentNode", None)
         elif kind == "da":
-            doc.node(nid)._set("_data", op[2])
+            node(nid)._set("_data", op[2])
         elif kind == "st":
-            props = doc.node(nid).style._props
+            props = node(nid).style._props
             props.pop(op[2], None) if op[3] is None else props.__setitem__(op[2], op[3])
+        elif kind == "fr":  # never a node of the tree
+            assert not any(node(i).isConnected for i in op[2])
+            for i in op[2]:
+                del held[i]
         else:
             assert kind in ("do", "on"), kind
 
@@ -99,7 +111,7 @@ def replay(doc: Document, ops: list) -> None:
 
 def test_new_nodes_are_numbered_after_the_page_and_recorded_in_order():
     doc = page()
-    last = max(doc._nodes)
+    last = max(n.nid for n in doc.nodes())
     item = doc.createElement("li")
     item.textContent = "<b>Léa</b>"  # a name is text, never markup
     doc.getElementById("list").appendChild(item)
@@ -107,6 +119,22 @@ def test_new_nodes_are_numbered_after_the_page_and_recorded_in_order():
                           ["in", last + 1, last + 2, None], ["in", doc.getElementById("list").nid, last + 1, None]]
     assert doc.take() == []
     assert item.textContent == "<b>Léa</b>" and item.firstChild.nodeType == 3
+
+
+def test_the_page_forgets_the_nodes_python_let_go_of_and_only_those():
+    doc = page()
+    listing = doc.getElementById("list")
+    kept, dropped = doc.createElement("li"), doc.createElement("li")
+    dropped.appendChild(doc.createTextNode("x"))
+    listing.append(kept, dropped)
+    ids = (kept.nid, dropped.nid, dropped.firstChild.nid)
+    kept.remove()
+    dropped.remove()
+    del dropped
+    gc.collect()  # a subtree is a cycle (parent and children): the collector frees it
+    assert doc.take()[-1] == ["fr", 0, sorted(ids[1:])]
+    listing.appendChild(kept)  # still Python's: back in the page as it was
+    assert doc.node(ids[0]) is kept and doc.take() == [["in", listing.nid, ids[0], None]]
 
 
 def test_a_node_moved_leaves_its_old_place_in_one_operation():
@@ -221,51 +249,16 @@ def test_events_bubble_with_what_the_page_sent():
 
 # --- every change recorded (property) ------------------------------------------------------
 
-CHANGES = st.lists(st.tuples(st.sampled_from(["new", "text", "move", "remove", "attr", "unattr", "class",
-                                             "value", "data", "style", "clear"]),
-                             st.integers(0, 1000), st.integers(0, 1000), st.text(max_size=8)),
-                   max_size=40)
+CHANGES = st.lists(st.tuples(st.sampled_from(CHANGE_KINDS), st.integers(0, 1000), st.integers(0, 1000),
+                             st.text(max_size=8)), max_size=40)
 
 
 @settings(max_examples=150, deadline=None)
 @given(CHANGES)
 def test_replaying_the_operations_gives_the_same_page(changes):
     doc, copy = page(), page()
-    for kind, a, b, word in changes:
-        elements = [doc.body, *doc.body.querySelectorAll("*")]
-        nodes = [n for n in doc._nodes.values() if n is not doc and n.parentNode is not None]
-        target = elements[a % len(elements)]
-        try:
-            if kind == "new":
-                target.appendChild(doc.createElement(["div", "span", "li"][b % 3]))
-            elif kind == "text":
-                target.textContent = word
-            elif kind == "move":
-                node = nodes[b % len(nodes)]
-                kids = target.childNodes
-                target.insertBefore(node, kids[b % len(kids)] if kids and b % 2 else None)
-            elif kind == "remove":
-                node = nodes[b % len(nodes)]
-                if node is not doc.body and node is not doc.documentElement:
-                    node.remove()
-            elif kind == "attr":
-                target.setAttribute(["title", "data-x", "aria-label"][b % 3], word)
-            elif kind == "unattr":
-                target.removeAttribute(["title", "data-x", "id"][b % 3])
-            elif kind == "class":
-                target.classList.toggle(["on", "off"][b % 2])
-            elif kind == "value":
-                target.value = word
-            elif kind == "data":
-                texts = [n for n in nodes if isinstance(n, Text)]
-                if texts:
-                    texts[b % len(texts)].data = word
-            elif kind == "style":
-                target.style.setProperty("--x", word) if b % 2 else target.style.removeProperty("--x")
-            else:
-                target.replaceChildren()
-        except MirrorError:
-            pass  # refused, and (test above) nothing changed
+    for change in changes:
+        make_change(doc, *change)
     ops = doc.take()
     assert {op[0] for op in ops} <= OPS
     replay(copy, ops)
@@ -282,24 +275,12 @@ def run(coroutine):
 
 
 async def play_out(host: Host, limit: int = 1000) -> int:
-    """Click the table's enabled controls (``data-action``) until the match ends, accepting
-    any confirmation; the computer answers at once (``?pace=0``).  The number of clicks."""
-    state = host.shell.match.state
+    """Play the match to its end by clicks (`Host.step`); the number of clicks."""
     for clicks in range(limit):
-        state = host.shell.match.state
-        if state.is_terminal():
+        if not await host.step(clicks):
             return clicks
-        if host.by_id("confirm").open:
-            await host.click(host.by_id("confirm-accept"))
-            continue
-        controls = [b for b in host.document.querySelectorAll("#table [data-action]")
-                    if not b.disabled and b.checkVisibility()]
-        if controls:
-            await host.click(controls[(clicks * 7) % len(controls)])
-        else:
-            await asyncio.sleep(0.005)  # the computer's move
         assert host.window.errors == []
-    raise AssertionError(f"no end after {limit} clicks: {state!r}")
+    raise AssertionError(f"no end after {limit} clicks: {host.shell.match.state!r}")
 
 
 @pytest.mark.parametrize("family", FAMILY_IDS)

@@ -35,12 +35,15 @@ before]`` insert (``before`` None: at the end; a node already in the tree moves)
 ``["rm", id]`` take a node out of the tree · ``["da", id, text]`` a text node's text ·
 ``["st", id, name, value]`` a style property (``value`` None removes it) · ``["do", id,
 method, args]`` call one of `CALLS` (focus, showModal …) · ``["on", id, type]`` send this
-node's events of that type (the page listens once per node and type).
+node's events of that type (the page listens once per node and type) · ``["fr", 0, [id,
+…]]`` forget these nodes: out of the tree and of Python's hands, they are gone for good
+(Python's garbage collector decides when; the page then holds no node Python dropped).
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 
 SVG = "svg"
 #: Methods the page runs on an element when Python calls them here (after the changes
@@ -88,6 +91,8 @@ class Node:
         object.__setattr__(self, "nid", nid)
         object.__setattr__(self, "parentNode", None)
         doc._nodes[nid] = self
+        if nid:  # once Python holds it no more (out of the tree, out of every variable)
+            weakref.finalize(self, doc._free, nid)
 
     def __setattr__(self, name, value):
         raise NotInMirror(f"{type(self).__name__}.{name} cannot be set in the mirror")
@@ -535,7 +540,8 @@ class Document(Parent):
     nodeName = "#document"
 
     def __init__(self):
-        self._set("_nodes", {})
+        self._set("_nodes", weakref.WeakValueDictionary())  # number -> node, while it lives
+        self._set("_freed", [])
         self._set("_next", 1)
         self._set("_ops", [])
         self._set("_listeners", {})
@@ -556,18 +562,32 @@ class Document(Parent):
             self._set("activeElement", element)
         elif method == "blur" and self.activeElement is element:
             self._set("activeElement", self.body)
-        elif method == "showModal":
-            element.toggleAttribute("open", True)
-            return self._op("do", element.nid, method, args)  # the page opens it (modal)
-        elif method == "close":
-            element.removeAttribute("open")
+        elif method in ("showModal", "close"):
+            # The page's method opens (modal) or closes the dialog, its ``open`` with it: an
+            # attribute written first would open it as a non-modal one.
+            if method == "showModal":
+                element.attrs["open"] = ""
+            else:
+                element.attrs.pop("open", None)
         self._op("do", element.nid, method, args)
 
     def take(self):
-        """The operations recorded since the last call, in order (JSON-ready lists)."""
+        """The operations recorded since the last call, in order (JSON-ready lists), and last
+        the numbers of the nodes Python let go of meanwhile, for the page to let go too."""
         ops = self._ops[:]
         self._ops.clear()
+        freed = self._freed
+        if freed:  # a new list first: the collector may free more while this one is read
+            self._set("_freed", [])
+            ops.append(["fr", 0, sorted(freed)])
         return ops
+
+    def _free(self, nid):
+        self._freed.append(nid)
+
+    def nodes(self):
+        """The nodes alive now (the document first)."""
+        return list(self._nodes.values())
 
     def node(self, nid):
         return self._nodes.get(nid)

@@ -300,7 +300,8 @@ def test_a_game_page_starts_plays_to_its_end_and_resumes_on_the_mirror(family):
             saved = dict(host.window.localStorage.items)
         finally:
             host.close()
-        # A reload: the same storage, a new page.  The game is there, drawn, as it was.
+        # A reload: the same storage, a new page.  The game is there, drawn, as it was, and
+        # goes on to its end (e2e/test_mirror_applier.py draws that end on the page too).
         host = await Host(family, url=url, storage=saved).start()
         try:
             assert len(host.shell.match.history) == moves and not host.by_id("table").hidden

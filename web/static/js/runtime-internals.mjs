@@ -103,6 +103,32 @@
 // starts Pyodide itself already, js/pyodide-fast.mjs).  Chosen design for item 2, if taken
 // up: this one, not PyScript's workers.
 //
+// Taken up (stop 39), in steps that keep the site as it is: the drawing as data comes from
+// a mirror, not from rewriting the views.  web/worker/mirror.py holds the page's DOM in
+// Python; the page's modules draw on it unchanged (they reach JavaScript through dom.py
+// only, tests/test_structure.py), every change is made there at once (what Python reads back
+// needs no round trip) and recorded as an operation; js/page-mirror.mjs sends the page's
+// nodes as a tree, applies the operations and sends the events back.  Checked: each game's
+// page runs on the mirror in CPython (tests/page_host.py), a whole match played and resumed
+// (tests/test_page_mirror.py), and drawn on a page in Chromium node for node
+// (e2e/test_mirror_applier.py).  What the page's main thread would carry, from
+// e2e/bench/bench_mirror.py (the four pages, a whole match against the computer, 4x CPU,
+// two runs; stop 39, load 1-2):
+//
+//   the page's tree sent to the worker     104-112 KB of JSON (the catalogue is most of it)
+//   the start's operations                 290-340, 8-10 KB, applied in 7-13 ms
+//   Commencer's                            210-1490, 6-43 KB, applied in 51-95 ms
+//   each move's (median / largest)         2-31 KB / 7-146 KB, applied in 4-8 / 31-54 ms
+//
+// So a move costs the main thread a few ms; Commencer and the largest redraws (the Dé
+// Landais' sheet, the end screen) reach a long task's 50 ms, and would be the ones to trim.  Left before a page can run so: the worker's start (Pyodide, the snapshot, the
+// game's files) and its messages; the window's parts (localStorage read at start and
+// written through the page, timers, the address, the clipboard and share sheet); the keys a
+// keydown takes, which the page must decide before the worker hears of the key (preventDefault
+// cannot wait); the three layout reads left (the dialogs' backdrop click in ask.py and
+// table_tools.py, Yams' sticky panel in yams_view.py), to be answered on the page; duo.py's
+// WebRTC, which exists on the main thread only.
+//
 // Why not restore the snapshot on a first visit too (2.5 MB as xz), rather than starting
 // Python from the standard library?  Measured (a PerformanceObserver of long tasks from
 // FCP until ready, yams.html, 4x CPU with CDP, a loaded machine): a first visit 9.0 s of blocking

@@ -17,7 +17,7 @@ import random
 
 import pytest
 from harness import site
-from harness.mirror import APPLY_JS, HostLoop, blank, run_events
+from harness.mirror import HostLoop, apply, blank, run_events
 from mirror import Document, Element, Text
 from mirror_changes import CHANGE_KINDS, STYLE_PROPS, make_change
 from page_host import Host
@@ -53,7 +53,8 @@ PAGE_LIVE_JS = """(wanted) => Object.fromEntries(Object.entries(wanted).map(([id
 
 
 def same_page(page, doc: Document) -> None:
-    assert page.evaluate("(p) => window.__mirrorShape(p)", list(STYLE_PROPS)) == mirror_shape(doc.documentElement)
+    shown = json.loads(page.evaluate("(p) => JSON.stringify(window.__mirrorShape(p))", list(STYLE_PROPS)))
+    assert shown == mirror_shape(doc.documentElement)
     wanted = {str(k): v for k, v in live_values(doc).items()}
     assert page.evaluate(PAGE_LIVE_JS, wanted) == wanted
 
@@ -68,7 +69,7 @@ def test_random_changes_on_the_mirror_are_what_the_page_shows(page, site_url, re
         for _ in range(rng.randrange(1, 15)):
             make_change(doc, rng.choice(CHANGE_KINDS), rng.randrange(1000), rng.randrange(1000),
                         "".join(rng.choice("aé <>&\"'1") for _ in range(rng.randrange(6))))
-        page.evaluate(APPLY_JS, doc.take())
+        apply(page, doc.take())
         same_page(page, doc)
 
 
@@ -89,7 +90,7 @@ def test_a_game_drawn_by_python_on_the_mirror_is_drawn_on_the_page(page, site_ur
     loop = HostLoop()
     try:
         loop.run(host.start())
-        page.evaluate(APPLY_JS, host.document.take())
+        apply(page, host.document.take())
         same_page(page, host.document)
         # Commencer and the first move, clicked on the page: the events go to Python.
         for selector in ("#setup-form button[type=submit]", "#table [data-action]:not([disabled])"):
@@ -98,7 +99,7 @@ def test_a_game_drawn_by_python_on_the_mirror_is_drawn_on_the_page(page, site_ur
             sent = page.evaluate("() => window.__mirrorSent")
             assert sent and all(json.dumps(m) for m in sent)
             loop.run(run_events(host, sent))
-            page.evaluate(APPLY_JS, host.document.take())
+            apply(page, host.document.take())
             same_page(page, host.document)
         assert len(host.shell.match.history) >= 1
         # The rest of the match, clicked in Python; the page follows each step.
@@ -106,7 +107,7 @@ def test_a_game_drawn_by_python_on_the_mirror_is_drawn_on_the_page(page, site_ur
         while loop.run(host.step(clicks)):
             ops = host.document.take()
             if ops:
-                page.evaluate(APPLY_JS, ops)
+                apply(page, ops)
             clicks += 1
             assert clicks < 1000
         assert host.window.errors == []

@@ -8,11 +8,13 @@ the page takes to apply the worker's operations (js/page-mirror.mjs).
 For each game: the built page (its scripts not run) sends its tree; the page's real modules
 run on the mirror in CPython (tests/page_host.py) and start, Commencer is clicked, then a
 whole match is played by clicks against the computer (``?pace=0``), the page applying the
-operations after each step.  Printed: the tree's bytes (JSON) and node count; the start's
-operations (count, bytes, ms to apply); per step, the median and largest bytes and ms to
-apply.  ``--cpu 4`` slows Chromium's CPU four times (CDP), as Lighthouse's mobile preset
-counts it.  What Python itself takes per move is not here: it runs in CPython, not in
-Pyodide (e2e/bench/bench_worker.py measured a worker's Pyodide).
+operations after each step.  Printed: the tree's bytes (JSON) and the nodes alive at the end
+(Python's collector lets go of the others); the start's operations (count, bytes, ms to
+apply: the page reads each batch as one JSON text, as a worker's message, reading included);
+per step, the median and largest bytes and ms to apply.  ``--cpu 4`` slows Chromium's CPU
+four times (CDP), as Lighthouse's mobile preset counts it.  What Python itself takes per
+move is not here: it runs in CPython, not in Pyodide (e2e/bench/bench_worker.py measured a
+worker's Pyodide).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import statistics
 
 import _paths  # noqa: F401  (sys.path: the repository, web/tools/, e2e/, tests/, web/app/, web/worker/)
 from harness import site
-from harness.mirror import APPLY_JS, HostLoop, blank, run_events
+from harness.mirror import HostLoop, apply, blank, run_events
 from page_host import Host
 from playwright.sync_api import sync_playwright
 
@@ -38,18 +40,18 @@ def measure(page, site_url: str, family: str) -> dict:
     try:
         loop.run(host.start())
         ops = host.document.take()
-        start = (len(ops), len(json.dumps(ops)), page.evaluate(APPLY_JS, ops))
+        start = (len(ops), len(json.dumps(ops)), apply(page, ops))
         page.evaluate("() => { window.__mirrorSent.length = 0; }")
         page.locator("#setup-form button[type=submit]").click()
         events = page.evaluate("() => window.__mirrorSent")
         loop.run(run_events(host, events))
         ops = host.document.take()
-        setup = (len(ops), len(json.dumps(ops)), page.evaluate(APPLY_JS, ops))
+        setup = (len(ops), len(json.dumps(ops)), apply(page, ops))
         clicks = 0
         while loop.run(host.step(clicks)):
             ops = host.document.take()
             if ops:
-                steps.append((len(ops), len(json.dumps(ops)), page.evaluate(APPLY_JS, ops)))
+                steps.append((len(ops), len(json.dumps(ops)), apply(page, ops)))
             clicks += 1
         assert host.window.errors == [], host.window.errors
     finally:

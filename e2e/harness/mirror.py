@@ -6,6 +6,7 @@ page's Python on the mirror, in CPython: tests/page_host.py) on a thread of its 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 
 from page_host import Host
@@ -34,9 +35,17 @@ START_JS = """async (url) => {
     };
     return shape(document.documentElement);
   };
-  return tree;
+  return JSON.stringify(tree);  // one string: Playwright's own encoding of a large tree is slow
 }"""
-APPLY_JS = """(ops) => { const t = performance.now(); window.__applier.apply(ops); return performance.now() - t; }"""
+#: Applies operations sent as one JSON text (as a worker's message would arrive, read
+#: included): the ms the page's main thread took.
+APPLY_JS = """(text) => { const t = performance.now(); window.__applier.apply(JSON.parse(text));
+  return performance.now() - t; }"""
+
+
+def apply(page, ops: list) -> float:
+    """The page applies `ops`; the ms it took (reading the JSON and applying)."""
+    return page.evaluate(APPLY_JS, json.dumps(ops))
 
 
 def blank(page, site_url: str, html: str) -> list:
@@ -47,7 +56,7 @@ def blank(page, site_url: str, html: str) -> list:
       const parsed = new DOMParser().parseFromString(html, "text/html");
       document.replaceChild(document.adoptNode(parsed.documentElement), document.documentElement);
     }""", html)
-    return page.evaluate(START_JS, site_url + "js/page-mirror.mjs")
+    return json.loads(page.evaluate(START_JS, site_url + "js/page-mirror.mjs"))
 
 
 class HostLoop:

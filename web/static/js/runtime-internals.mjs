@@ -113,21 +113,22 @@
 // (tests/test_page_mirror.py), and drawn on a page in Chromium node for node
 // (e2e/test_mirror_applier.py).  What the page's main thread would carry, from
 // e2e/bench/bench_mirror.py (the four pages, a whole match against the computer, 4x CPU,
-// two runs; stop 39, load 1-2):
+// two runs; stop 39, load 3; the page reads each batch as one JSON text, read included):
 //
 //   the page's tree sent to the worker     104-112 KB of JSON (the catalogue is most of it)
-//   the start's operations                 290-340, 8-10 KB, applied in 7-13 ms
-//   Commencer's                            210-1490, 6-43 KB, applied in 51-95 ms
-//   each move's (median / largest)         2-31 KB / 7-146 KB, applied in 4-8 / 31-54 ms
+//   the start's operations                 290-340, 8-10 KB, applied in 6-16 ms
+//   Commencer's                            210-1490, 6-43 KB, applied in 39-65 ms
+//   each move's (median / largest)         2-27 KB / 7-141 KB, applied in 3-5 / 24-38 ms
 //
-// So a move costs the main thread a few ms; Commencer and the largest redraws (the Dé
-// Landais' sheet, the end screen) reach a long task's 50 ms, and would be the ones to trim.  Left before a page can run so: the worker's start (Pyodide, the snapshot, the
-// game's files) and its messages; the window's parts (localStorage read at start and
-// written through the page, timers, the address, the clipboard and share sheet); the keys a
-// keydown takes, which the page must decide before the worker hears of the key (preventDefault
-// cannot wait); the three layout reads left (the dialogs' backdrop click in ask.py and
-// table_tools.py, Yams' sticky panel in yams_view.py), to be answered on the page; duo.py's
-// WebRTC, which exists on the main thread only.
+// So a move costs the main thread a few ms; only Commencer's drawing (the whole table at
+// once) comes near a long task's 50 ms, and is the one to trim.  Left before a page can run
+// so: the worker's start (Pyodide, the snapshot, the game's files) and its messages; the
+// window's parts (localStorage read at start and written through the page, timers, the
+// address, the clipboard and share sheet); the keys a keydown takes, which the page must
+// decide before the worker hears of the key (preventDefault cannot wait); the three layout
+// reads left (the dialogs' backdrop click in ask.py and table_tools.py, Yams' sticky panel
+// in yams_view.py), to be answered on the page; duo.py's WebRTC, which exists on the main
+// thread only.
 //
 // Why not restore the snapshot on a first visit too (2.5 MB as xz), rather than starting
 // Python from the standard library?  Measured (a PerformanceObserver of long tasks from

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 
 import pytest
 from harness import site
@@ -105,9 +106,15 @@ def test_two_tabs_lose_no_action(context, site_url, family, request_log):
     assert b.page.locator("#table").is_visible()
     played = b.play_random(3, random.Random(3))
     record_b = b.record()
-    # A follows B (the storage event), so A's next action comes after B's.
-    a.page.wait_for_function("(n) => document.querySelectorAll('#table').length && true", arg=0)
+    # A follows B (the storage event), so A's next action comes after B's.  A follows in its
+    # own time (a tab in the background has its timers slowed): a click on a table it has not
+    # yet brought up to date is refused on purpose (it was meant for a position that is
+    # gone), so the test waits until A shows what B shows.
     a.page.bring_to_front()
+    deadline = time.monotonic() + 15
+    while a.page.evaluate(SHOWN_JS) != b.page.evaluate(SHOWN_JS):
+        assert time.monotonic() < deadline, (a.page.evaluate(SHOWN_JS), b.page.evaluate(SHOWN_JS))
+        a.page.wait_for_timeout(50)
     a.play_random(1, random.Random(4))
     record = a.record()
     assert record["actions"][: len(record_b["actions"])] == record_b["actions"], (played, record)
@@ -116,6 +123,13 @@ def test_two_tabs_lose_no_action(context, site_url, family, request_log):
     a.quit_to_setup()
     b.page.wait_for_function("() => !document.getElementById('setup').hidden")
     assert b.get_item("match") is None
+
+
+#: What a tab shows of the game: whose turn, the dice, the controls a person may click.
+SHOWN_JS = """() => [document.getElementById('turn-info')?.textContent ?? null,
+  [...document.querySelectorAll('#table [data-face]')].map((d) => d.dataset.face).join(),
+  [...document.querySelectorAll('#table [data-action]:not([disabled])')]
+    .filter((e) => e.checkVisibility()).map((e) => e.dataset.action).join()]"""
 
 
 SAVES_WATCH = """

@@ -192,6 +192,10 @@ class Host:
         self._saved = {}
 
     def _install(self):
+        from pygames import messages
+
+        # The page speaks its own catalogue (shell.speak): the tests' words come back after.
+        self._words = (dict(messages._loaded), messages._active)
         stubs = {
             "pyscript": types.SimpleNamespace(document=self.document, window=self.window, fetch=_fetch),
             "pyscript.ffi": types.SimpleNamespace(create_proxy=lambda f: f, to_js=lambda v, **k: v),
@@ -205,6 +209,12 @@ class Host:
             sys.modules[name].__dict__.update(vars(stub))
 
     def close(self):
+        if hasattr(self, "_words"):
+            from pygames import messages
+
+            loaded, messages._active = self._words
+            messages._loaded.clear()
+            messages._loaded.update(loaded)
         for name, module in self._saved.items():
             if module is None:
                 sys.modules.pop(name, None)

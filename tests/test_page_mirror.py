@@ -14,6 +14,7 @@ worker (issue 24), checked on its own, then under the page's real modules.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import gc
 import json
 
@@ -271,7 +272,10 @@ FAMILY_IDS = sorted(FAMILIES)
 
 
 def run(coroutine):
-    return asyncio.run(coroutine)
+    """The page's loop on a thread of its own: the browser tests run in the same process
+    (pytest-xdist gives a worker both kinds), and Playwright's holds this thread's."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 async def play_out(host: Host, limit: int = 1000) -> int:

@@ -189,11 +189,13 @@ UNCOVERED_JS = """() => {
 
 def test_yams_headers_follow_the_panel(page, site_url, request_log):
     """Phone: the sheet's column heads stick just under the dice panel while the sheet
-    scrolls; on the end screen (no panel) they stick at the top, not 248 px down."""
+    scrolls (the page measures the panel: js/layout.js); with the advisor's panel open, and
+    on the end screen (no panel), they stick at the top, not 248 px down."""
     size(page, "360")
     page.emulate_media(reduced_motion="reduce")
     open_saved(page, site_url, "yams", record_json("yams", False))
-    js = """() => {
+    js = """async () => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));  // measured
       const sheet = document.getElementById('sheet');
       window.scrollTo(0, sheet.getBoundingClientRect().top + scrollY + sheet.offsetHeight / 2);
       const play = document.querySelector('#table .play');
@@ -202,7 +204,13 @@ def test_yams_headers_follow_the_panel(page, site_url, request_log):
       return [th.top, Math.max(0, p)];
     }"""
     head, panel = page.evaluate(js)
-    assert abs(head - panel) <= 2, f"the heads are at {head}, the panel ends at {panel}"
+    assert panel > 100 and abs(head - panel) <= 2, f"the heads are at {head}, the panel ends at {panel}"
+    page.click("#advise")  # the advisor's panel: the dice panel scrolls away with the page
+    head, panel = page.evaluate(js)
+    assert panel == 0 and abs(head) <= 2, f"advisor open: the heads stick {head} px down"
+    page.click("#advise")
+    head, panel = page.evaluate(js)
+    assert panel > 100 and abs(head - panel) <= 2, f"advisor closed: the heads at {head}, the panel {panel}"
     # The last box of the game, filled on the page: the panel goes, the end screen comes.
     open_saved(page, site_url, "yams", record_json("yams", True, -1))
     page.locator(".sheet .box:not([disabled])").first.click()

@@ -30,7 +30,7 @@ def _dialog():
     on(accept, "click", lambda e: _close(True))
     on(cancel, "click", lambda e: _close(False))
     on(dialog, "cancel", _on_cancel)
-    on(dialog, "click", _on_click)
+    on(dialog, "close", _on_closed)
     document.body.appendChild(dialog)
     return dialog
 
@@ -77,11 +77,9 @@ def _on_cancel(event):
     _close(False)
 
 
-def _on_click(event):
-    """A click on the backdrop (outside the dialog's box) cancels."""
-    dialog = by_id("ask")
-    if getattr(event.target, "id", "") != "ask":
-        return
-    box = dialog.getBoundingClientRect()
-    if not (box.left <= event.clientX <= box.right and box.top <= event.clientY <= box.bottom):
+def _on_closed(event):
+    """Closed with no answer: a click on the backdrop (js/dialogs.js closes every modal dialog
+    so, measuring it on the page) cancels.  Closed by an answer, no question is left; open
+    again, it holds a new one."""
+    if _pending and not by_id("ask").open:
         _close(False)

@@ -789,7 +789,6 @@ class Shell:
             return
         by_id("advise").setAttribute("aria-expanded", "true")
         by_id("table").querySelector(".play").classList.add("advising")
-        self.view.layout_changed()
         show(panel, True)
         clear(panel)
         panel.appendChild(el("p", text("site.advice.thinking"), "hint"))
@@ -802,7 +801,6 @@ class Shell:
             return
         show(panel, False)
         by_id("table").querySelector(".play").classList.remove("advising")
-        self.view.layout_changed()
         by_id("advise").setAttribute("aria-expanded", "false")
 
     async def _show_advice(self, generation, ply):

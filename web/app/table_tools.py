@@ -139,7 +139,7 @@ class TableTools:
         on(accept, "click", lambda e: self._close_confirm(True))
         on(cancel, "click", lambda e: self._close_confirm(False))
         on(dialog, "cancel", self._on_dialog_cancel)  # Escape
-        on(dialog, "click", self._on_dialog_click)
+        on(dialog, "close", self._on_dialog_closed)  # the backdrop (js/dialogs.js)
 
     # --- state of the tools -----------------------------------------------------------
 
@@ -365,11 +365,8 @@ class TableTools:
         event.preventDefault()
         self._close_confirm(False)
 
-    def _on_dialog_click(self, event):
-        """A click on the backdrop (outside the dialog's box) cancels."""
-        dialog = by_id("confirm")
-        if getattr(event.target, "id", "") != "confirm":
-            return
-        box = dialog.getBoundingClientRect()
-        if not (box.left <= event.clientX <= box.right and box.top <= event.clientY <= box.bottom):
+    def _on_dialog_closed(self, event):
+        """Closed with no answer: a click on the backdrop (js/dialogs.js closes every modal
+        dialog so, measuring it on the page) cancels."""
+        if self.pending is not None and not by_id("confirm").open:
             self._close_confirm(False)

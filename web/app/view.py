@@ -137,9 +137,6 @@ class View:
             set_text(item, line)
             listing.appendChild(item)
 
-    def layout_changed(self) -> None:
-        """The window or the panels changed size (a sticky panel measures itself)."""
-
     def focus(self) -> None:
         """Put the keyboard focus where a person plays next (Lancer, in practice)."""
 

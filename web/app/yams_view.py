@@ -7,7 +7,7 @@ so that a reload keeps them); the roll button's ``data-action`` always says what
 plays (``roll``, or ``keep 3 5 @1,4``).
 """
 
-from dom import by_id, clear, document, el, on, row, set_text, window
+from dom import by_id, clear, el, row, set_text
 from tray import DiceTray, TrayView
 from words import decimal as points
 
@@ -47,7 +47,6 @@ class View(TrayView):
 
     def bind(self):
         self.tray.bind()
-        on(window, "resize", lambda e: self.layout_changed())
 
     def adopt(self, match):
         self.tray.drop()
@@ -262,15 +261,6 @@ class View(TrayView):
                        text("view.common.roll_of", roll=state.rolls, rolls=ROLLS))
         self.table.hint(self.hint_text())
         by_id("advise").disabled = not human
-        self.layout_changed()
-
-    def layout_changed(self):
-        # On phones the dice panel is sticky: the sheet's column names stick just below it.
-        if window.innerWidth >= 860:
-            return  # wider screens: the panel does not cover the sheet (see style.css)
-        play = by_id("table").querySelector(".play")
-        height = 0 if play.classList.contains("advising") else play.offsetHeight
-        document.documentElement.style.setProperty("--play-h", f"{height}px")
 
     @staticmethod
     def _upper_open(sheet):

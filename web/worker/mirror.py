@@ -19,13 +19,14 @@ will hand them this ``document`` there):
 
 Where this stands: the worker is not built yet.  tests/page_host.py runs every game page's
 Python on this mirror in CPython (tests/test_page_mirror.py): the page starts, a match is
-played to its end by clicks and resumed from storage, with no change to the page's modules
-but two layout reads made otherwise (a die's tumble, web/app/tray.py; whether the focus is
-still drawn, web/app/flow.py).  Still to come: the page's applier of the operations and its
-sender of events (JavaScript), the worker's start, the window's parts (storage, timers,
-address), and what only the page can answer (the layout reads left: the dialogs' backdrop
-click, ask.py and table_tools.py; Yams' sticky panel, yams_view.py; which keys a keydown
-takes, since the page must call preventDefault before the worker hears of it).
+played to its end by clicks and resumed from storage.  The page's modules read no layout
+any more (a die's tumble alternates two classes, web/app/tray.py; whether the focus is still
+drawn asks checkVisibility, which the mirror answers from ``hidden``, web/app/flow.py; a
+dialog's backdrop and Yams' sticky panel are measured by the page, js/dialogs.js and
+js/layout.js).  The page's side, js/page-mirror.mjs, applies the operations and sends the
+events (e2e/test_mirror_applier.py).  Still to come: the worker's start, the window's parts
+(storage, timers, address), and which keys a keydown takes, since the page must call
+preventDefault before the worker hears of it.
 
 Operations (``id`` a node's number):
 ``["el", id, tag, ns]`` a new element (``ns``: "svg" or None) · ``["tx", id, text]`` a new

@@ -1,5 +1,7 @@
 // Every modal dialog of the page (Règles, Intégrer, and any added later): a click on its
-// backdrop closes it, as Escape does. Plain JS, so it works before Python has loaded.
+// backdrop closes it, as Escape does. Plain JS, so it works before Python has loaded. The
+// site's questions (web/app/ask.py, table_tools.py's confirmation) count a close with no
+// answer as cancelled: Python measures nothing.
 // A modal <dialog> fills its box and the backdrop is outside it: a click whose point is
 // outside the dialog's box is a click on the backdrop. Both the press and the release must
 // be outside, so that selecting text inside and letting go outside keeps the dialog open.

@@ -125,10 +125,11 @@
 // so: the worker's start (Pyodide, the snapshot, the game's files) and its messages; the
 // window's parts (localStorage read at start and written through the page, timers, the
 // address, the clipboard and share sheet); the keys a keydown takes, which the page must
-// decide before the worker hears of the key (preventDefault cannot wait); the three layout
-// reads left (the dialogs' backdrop click in ask.py and table_tools.py, Yams' sticky panel
-// in yams_view.py), to be answered on the page; duo.py's WebRTC, which exists on the main
-// thread only.
+// decide before the worker hears of the key (preventDefault cannot wait); duo.py's WebRTC,
+// which exists on the main thread only.  The page's Python reads no layout any more: the
+// five reads it made are gone (a die's tumble, the focus still drawn: checkVisibility) or
+// answered by the page (a dialog's backdrop: js/dialogs.js closes it and Python hears the
+// close; Yams' sticky panel: js/layout.js).
 //
 // Why not restore the snapshot on a first visit too (2.5 MB as xz), rather than starting
 // Python from the standard library?  Measured (a PerformanceObserver of long tasks from

@@ -79,6 +79,23 @@ def test_a_stalled_download_is_tried_again_and_the_game_starts(page, context, si
     page.wait_for_function("() => document.querySelectorAll('#dice > *').length === 5")
 
 
+def test_a_player_who_presses_after_a_retry_is_told_of_it(page, context, site_url, request_log):
+    # The game's files were tried again before Commencer was pressed: the press says so too.
+    context.add_init_script(LABELS % STALL_MS)
+    seen = _hold(context, DOWNLOADS["game"], 1)
+    page.goto(site_url + "yams.html?fresh=1")
+    page.wait_for_selector("body[data-early=setup]")
+    retrying = words("fr", "js.boot.retrying")
+    page.wait_for_function("(said) => window.__labels.includes(said)", arg=retrying)
+    page.click("#start")
+    wait_ready(page)
+    assert len(seen) == 2, seen
+    said = page.evaluate("window.__said")
+    assert said[0] == retrying, said
+    assert words("fr", "js.setup.retrying") in page.evaluate("window.__button")
+    page.wait_for_selector("#table:not([hidden])")
+
+
 def test_a_link_that_never_answers_says_so_within_seconds(page, context, site_url, request_log):
     context.add_init_script(LABELS % 500)
     seen = _hold(context, DOWNLOADS["wasm"], 99)

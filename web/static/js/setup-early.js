@@ -256,20 +256,23 @@
     button.closest("li").remove();
     refresh();
   });
+  let retried = false;  // a first visit's download was tried again (below)
   form.addEventListener("submit", (event) => {
     event.preventDefault();  // never a navigation; the shell starts the game
     if (form.dataset.owner === "python") return;
     form.dataset.pending = "1";
     if (start) {
-      start.textContent = t("js.setup.starting");
+      start.textContent = t(retried ? "js.setup.retrying" : "js.setup.starting");
       start.setAttribute("aria-busy", "true");
     }
     const live = document.getElementById("live");
-    if (live) live.textContent = t("js.setup.starting.live");
+    if (live) live.textContent = t(retried ? "js.boot.retrying" : "js.setup.starting.live");
   });
   // A first visit's download tried again (js/pyodide-fast.mjs): a player waiting on
-  // Commencer is told why it takes longer (the button, and the status line in full).
+  // Commencer is told why it takes longer (the button, and the status line in full),
+  // whether the download was tried again before or after the press.
   addEventListener("pygames:retrying", () => {
+    retried = true;
     if (!form.dataset.pending || form.dataset.owner === "python") return;
     if (start) start.textContent = t("js.setup.retrying");
     const live = document.getElementById("live");

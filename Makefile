@@ -36,7 +36,8 @@ test-deps:
 		&& $(PYTHON) -m ruff --version 2>/dev/null | grep -qx "ruff 0.14.8" \
 		|| $(PYTHON) -m pip install --quiet -e '.[test]'
 
-# Two workers (pytest-xdist), a test file each at a time: about 19 minutes on 2 cores.
+# Two workers (pytest-xdist), a test file each at a time: about 20 minutes on 2 cores
+# (CPU-bound: three workers are slower; half of the browser tests' time is pages starting).
 test: build test-deps
 	$(PYTHON) -m ruff check .
 	PYGAMES_DIST_BUILT=1 $(PYTHON) -m pytest -n 2 --dist loadfile

@@ -131,6 +131,25 @@
 // answered by the page (a dialog's backdrop: js/dialogs.js closes it and Python hears the
 // close; Yams' sticky panel: js/layout.js).
 //
+// The window's parts, as planned for the worker (stop 40; not built).
+// * localStorage: the worker holds a copy, sent with the tree, so Python reads it at once.
+//   Each write is an operation in the same stream as the drawing (a save lands between the
+//   drawings it came between), and the page applies it to the real storage.  A full quota
+//   is known only on the page (QuotaExceededError), one message later.  The page then
+//   answers "refused", the worker's copy takes back the value the page still has, and the
+//   shell's path for an unsaved game (#save-trouble) runs.  Today dom.Storage.set returns
+//   False at once; there it becomes a refusal heard later.  The other tabs' `storage`
+//   events come through the page to the copy, before Python's listeners hear them.
+// * Timers: the worker's own (Pyodide's loop already runs on setTimeout there).
+// * The address: sent with the tree.  history.replaceState and reload are operations.
+// * Clipboard and share sheet: operations run within the click's transient activation,
+//   which the page holds for seconds in Chromium.  Safari's window is to be checked.
+// * Keys: the page must call preventDefault before the worker hears of the key.  So the
+//   worker declares which keys each node takes (an operation when they change), and the
+//   applier's `prevent` reads that declaration.
+// * duo.py (WebRTC): Chromium has no RTCPeerConnection in workers.  It stays on the
+//   page, which relays the data channel's messages.
+//
 // Why not restore the snapshot on a first visit too (2.5 MB as xz), rather than starting
 // Python from the standard library?  Measured (a PerformanceObserver of long tasks from
 // FCP until ready, yams.html, 4x CPU with CDP, a loaded machine): a first visit 9.0 s of blocking

@@ -62,14 +62,11 @@ RUN_AXE = """async ([tags, coloursOnly, incompleteFails, covered]) => {
     // The dark scheme changes colours only (style.css's html[data-theme=dark] sets colour
     // properties and color-scheme): there, the rules of `tags` about colours (axe's
     // "cat.color"); the nodes, names and layout are the light scheme's, checked with them all.
-    const colourRules = () => {
-        const ids = axe.getRules(["cat.color"]).filter((r) => r.tags.some((t) => tags.includes(t)))
-            .map((r) => r.ruleId);
-        if (!ids.includes("color-contrast")) throw new Error(`axe's colour rules: ${ids}`);
-        return ids;
-    };
+    const colours = axe.getRules(["cat.color"]).filter((r) => r.tags.some((t) => tags.includes(t)))
+        .map((r) => r.ruleId);
+    if (!colours.includes("color-contrast")) throw new Error(`axe's colour rules: ${colours}`);
     const result = await axe.run(document, {
-        runOnly: coloursOnly ? {type: "rule", values: colourRules()} : {type: "tag", values: tags},
+        runOnly: coloursOnly ? {type: "rule", values: colours} : {type: "tag", values: tags},
         resultTypes: ["violations", "incomplete"],
     });
     const target = (n) => n.target.map((t) => Array.isArray(t) ? t.join(" >>> ") : t).join(" | ");

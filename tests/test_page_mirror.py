@@ -192,6 +192,8 @@ def test_selectors_match_in_the_whole_document_like_the_dom():
     assert doc.getElementById("go").closest("form") is form
     assert doc.getElementById("go").closest("ul") is None
     assert doc.querySelector("input:checked").value == "a"
+    assert [b.id for b in doc.querySelectorAll("button:not(.big)")] == ["in-legend"]
+    assert [i.value for i in doc.querySelectorAll("input:not([checked])")] == ["b"]
 
 
 def test_disabled_follows_a_disabled_fieldset_except_its_legend():
@@ -246,6 +248,59 @@ def test_events_bubble_with_what_the_page_sent():
     assert doc.dispatch({"node": 10_000, "type": "click"}) is None  # a node gone meanwhile
     doc.dispatch({"node": select.nid, "type": "focusin"})
     assert doc.activeElement is select
+    go = doc.getElementById("go")
+    doc.dispatch({"node": select.nid, "type": "keydown", "key": "x", "active": go.nid})
+    assert doc.activeElement is go  # the page moved the focus without an event Python heard
+    doc.dispatch({"node": 0, "type": "visibilitychange", "visibilityState": "hidden"})
+    assert doc.visibilityState == "hidden"
+
+
+def test_a_dialog_closed_on_the_page_is_closed_in_the_mirror():
+    doc = Document.from_tree([["html", {}, [["body", {}, [["dialog", {"id": "d"}, ["?"]]]]]]])
+    dialog = doc.getElementById("d")
+    dialog.showModal()
+    assert dialog.open
+    doc.dispatch({"node": dialog.nid, "type": "close"})
+    assert not dialog.open
+
+
+# --- the page's own scripts' changes -----------------------------------------------------------
+
+
+def test_a_part_the_page_changed_is_taken_as_the_page_has_it():
+    doc = page()
+    form, go, select = doc.getElementById("f"), doc.getElementById("go"), doc.getElementById("s")
+    fieldset = doc.getElementById("fs")
+    legend = fieldset.firstElementChild
+    doc.take()
+    # The page's script moved the button out of the fieldset, dropped the legend, added a row
+    # (its own numbers, negative), changed a text and a value.
+    part = [form.nid, "form", {"id": "f", "data-owner": "page"}, [
+        [fieldset.nid, "fieldset", {"id": "fs"}, [
+            [-1, "li", {"class": "row"}, [[-2, "Léa"], [-3, "input", {"type": "text"}, [], {"value": "Léa"}]], None],
+        ], None],
+        [go.nid, "button", {"id": "go"}, [[go.firstChild.nid, "Partir"]], None],
+        [select.nid, "select", {"id": "s"}, [[c.nid, "option", dict(c.attrs), [[c.firstChild.nid, c.textContent]], None]
+                                              for c in select.children], {"value": "x"}],
+    ], None]
+    assert doc.sync(part) is form
+    gc.collect()
+    # Nothing to send back (the page has it), but the nodes it dropped that Python does not
+    # hold: the page may let go of them (the radios, the legend's button).
+    freed = doc.take()
+    assert [op[0] for op in freed] == ["fr"] and legend.nid not in freed[0][2]
+    assert form.getAttribute("data-owner") == "page"
+    assert go.parentNode is form and go.textContent == "Partir" and go.className == ""
+    assert legend.parentNode is None and not legend.isConnected
+    row = doc.node(-1)
+    assert row.parentNode is fieldset and row.querySelector("input").value == "Léa"
+    assert select.value == "x"
+    assert doc.querySelector("#f li.row") is row
+    # Python's changes go on from there, on the page's own nodes too.
+    row.setAttribute("data-x", "1")
+    assert doc.take() == [["at", -1, "data-x", "1"]]
+    with pytest.raises(MirrorError):
+        doc.sync([12345, "form", {}, [], None])  # not a part the mirror knows
 
 
 # --- every change recorded (property) ------------------------------------------------------

@@ -539,6 +539,7 @@ class Element(Parent):
 class Document(Parent):
     nodeType = 9
     nodeName = "#document"
+    visibilityState = "visible"  # the page's, as its last ``visibilitychange`` said
 
     def __init__(self):
         self._set("_nodes", weakref.WeakValueDictionary())  # number -> node, while it lives
@@ -547,6 +548,7 @@ class Document(Parent):
         self._set("_ops", [])
         self._set("_listeners", {})
         self._set("activeElement", None)
+        self._set("_watch", None)  # called at each operation recorded (worker_host: a flush)
         super().__init__(self, 0)
 
     # numbering and operations
@@ -557,6 +559,13 @@ class Document(Parent):
 
     def _op(self, *op):
         self._ops.append(list(op))
+        if self._watch is not None:
+            self._watch()
+
+    def watch(self, callback):
+        """Have `callback()` called whenever an operation is recorded (once per batch is the
+        caller's business: worker_host schedules one flush)."""
+        self._set("_watch", callback)
 
     def _call(self, element, method, args):
         if method == "focus":
@@ -659,10 +668,55 @@ class Document(Parent):
         doc._set("activeElement", doc.body)
         return doc
 
+    # the page's own scripts' changes
+    def sync(self, item):
+        """A part of the page as the page's own scripts left it (js/setup-early.js keeps the
+        setup form working on the page, js/worker-page.mjs sends it again after it changed
+        it): ``[id, tag, {attribute: value}, [children], live]`` for an element, ``[id,
+        text]`` for a text node, each with the page's number for it (a node the page made
+        has a negative one).  The mirror takes it as it is: the nodes it knows keep their
+        identity (Python's references stay good), the others are made, the ones left out
+        leave the tree; nothing is recorded (the page has it already).  Returns the part's
+        root."""
+        if not isinstance(item, list) or not item or not isinstance(self._nodes.get(item[0]), Element):
+            raise MirrorError(f"not a part of the page the mirror knows: {str(item)[:80]}")
+
+        def build(item, ns=None):
+            if len(item) == 2:
+                nid, data = item
+                node = self._nodes.get(nid)
+                if not isinstance(node, Text):
+                    node = Text(self, nid, data)
+                node._set("_data", str(data))
+                return node
+            nid, tag, attrs, kids, live = item
+            node = self._nodes.get(nid)
+            if not isinstance(node, Element):
+                node = Element(self, nid, str(tag), SVG if tag == "svg" or ns else None)
+            node.attrs.clear()
+            node.attrs.update({str(k): str(v) for k, v in attrs.items()})
+            node.live.clear()
+            node.live.update(live or {})
+            children = [build(kid, node.namespace) for kid in kids]
+            kept = {id(c) for c in children}
+            for old in node.childNodes:
+                if id(old) not in kept and old.parentNode is node:
+                    old._set("parentNode", None)
+            for child in children:
+                if child.parentNode is not None and child.parentNode is not node:
+                    siblings = child.parentNode.childNodes
+                    del siblings[_index(siblings, child)]
+                child._set("parentNode", node)
+            node.childNodes[:] = children
+            return node
+
+        return build(item)
+
     # the page's events
     def dispatch(self, message):
         """An event the page sent: ``{"node": id, "type": …}`` with what came with it (``key``,
-        ``value``, ``checked``, the modifier keys, ``clientX``/``clientY``, ``detail``).  The
+        ``value``, ``checked``, the modifier keys, ``clientX``/``clientY``, ``detail``, and
+        ``active``: the focused node).  The
         node's live state follows it first, then its listeners and its ancestors' run, as
         the event bubbles.  Returns the event (``defaultPrevented``)."""
         target = self._nodes.get(message.get("node"))
@@ -672,6 +726,13 @@ class Document(Parent):
             for name in ("value", "checked"):
                 if name in message:
                     target._set_live(name, message[name], send=False)
+        active = self._nodes.get(message.get("active"))
+        if isinstance(active, Element):  # where the page's focus is as the event happens
+            self._set("activeElement", active)
+        if message["type"] == "close" and isinstance(target, Element) and target.localName == "dialog":
+            target.attrs.pop("open", None)  # closed on the page (Escape, js/dialogs.js's backdrop)
+        if "visibilityState" in message:
+            self._set("visibilityState", str(message["visibilityState"]))
         if message["type"] in ("focus", "focusin") and isinstance(target, Element):
             self._set("activeElement", target)
         event = Event(message, target)
@@ -717,6 +778,7 @@ _COMPOUND = re.compile(
       | \.(?P<cls>[-\w]+)
       | \[\s*(?P<attr>[-\w:]+)\s*(?:(?P<op>[~^$*|]?=)\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[-\w]+)))?\s*\]
       | :(?P<pseudo>disabled|enabled|checked)
+      | :not\((?P<not>[^()\s,>]+)\)
     """, re.X)
 _CACHE: dict[str, list] = {}
 
@@ -735,21 +797,31 @@ def _selector(text):
             if token == ">":
                 combinator = ">"
                 continue
-            tests, pos = [], 0
-            while pos < len(token):
-                m = _COMPOUND.match(token, pos)
-                if not m or m.end() == pos:
-                    raise MirrorError(f"selector not supported by the mirror: {text!r}")
-                tests.append({k: v for k, v in m.groupdict().items() if v is not None})
-                pos = m.end()
-            steps.append((combinator, tests))
+            steps.append((combinator, _compound(token, text)))
             combinator = " "
         groups.append(steps)
     _CACHE[text] = groups
     return groups
 
 
+def _compound(token, text):
+    """One compound selector (``input.a[b]:not(.c)``) as its tests."""
+    tests, pos = [], 0
+    while pos < len(token):
+        m = _COMPOUND.match(token, pos)
+        if not m or m.end() == pos:
+            raise MirrorError(f"selector not supported by the mirror: {text!r}")
+        test = {k: v for k, v in m.groupdict().items() if v is not None}
+        if "not" in test:
+            test["not"] = _compound(test["not"], text)
+        tests.append(test)
+        pos = m.end()
+    return tests
+
+
 def _test(element, test):
+    if "not" in test:
+        return not all(_test(element, t) for t in test["not"])
     if "tag" in test:
         return test["tag"] == "*" or element.localName.lower() == test["tag"].lower()
     if "id" in test:

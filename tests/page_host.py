@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 
 import build  # web/tools/build.py
 from mirror import Document
+from worker_host import Window, install, uninstall
 
 #: The page's own modules (web/app): imported afresh for each host.
 APP_MODULES = {p.stem for p in (build.WEB / "app").glob("*.py")}
@@ -62,27 +63,6 @@ def page_tree(html: str) -> list:
     return parser.root[2]
 
 
-class Storage:
-    def __init__(self, items=None):
-        self.items = dict(items or {})
-
-    def getItem(self, key):
-        return self.items.get(key)
-
-    def setItem(self, key, value):
-        self.items[str(key)] = str(value)
-
-    def removeItem(self, key):
-        self.items.pop(key, None)
-
-    def key(self, i):
-        return list(self.items)[i]
-
-    @property
-    def length(self):
-        return len(self.items)
-
-
 class Params:
     def __init__(self, search):
         self.values = dict(urllib.parse.parse_qsl(search.lstrip("?"), keep_blank_values=True))
@@ -119,55 +99,20 @@ class URLParams:
         self._url._parts = self._url._parts._replace(query=query)
 
 
-class Window:
-    """What the page's modules ask of ``window``, and no more: a stand-in for the worker's
-    (what it holds, the page's own objects, what it forwards: the next step of issue 24)."""
+def worker_scope():
+    """Stand-ins for what the worker's global scope answers the page's modules (URL,
+    URLSearchParams, Date …: worker_host.Window hands out the scope's)."""
+    return types.SimpleNamespace(
+        Object=types.SimpleNamespace(new=types.SimpleNamespace),
+        URLSearchParams=types.SimpleNamespace(new=Params), URL=types.SimpleNamespace(new=URL),
+        performance=types.SimpleNamespace(now=lambda: time.perf_counter() * 1000),
+        Date=types.SimpleNamespace(now=lambda: time.time() * 1000),
+        Math=types.SimpleNamespace(random=lambda: 0.5))
 
-    def __init__(self, url, storage=None):
-        parts = urllib.parse.urlsplit(url)
-        self.location = types.SimpleNamespace(href=url, search=f"?{parts.query}" if parts.query else "",
-                                              hash=f"#{parts.fragment}" if parts.fragment else "",
-                                              pathname=parts.path, reload=lambda: None)
-        self.history = types.SimpleNamespace(state=None, replaceState=self._replace)
-        self.localStorage = Storage(storage)
-        self.pygames = types.SimpleNamespace()
-        self.Object = types.SimpleNamespace(new=types.SimpleNamespace)
-        self.URLSearchParams = types.SimpleNamespace(new=Params)
-        self.URL = types.SimpleNamespace(new=URL)
-        self.performance = types.SimpleNamespace(now=lambda: time.perf_counter() * 1000)
-        self.Date = types.SimpleNamespace(now=lambda: time.time() * 1000)
-        self.Math = types.SimpleNamespace(random=lambda: 0.5)
-        self.console = types.SimpleNamespace(error=self.errors_append, log=lambda *a: None)
-        self.navigator = types.SimpleNamespace(clipboard=None)
-        self.innerWidth = 1280
-        self.errors = []
-        self.listeners = {}
-        self.timers = []
 
-    def errors_append(self, text):
-        self.errors.append(text)
-
-    def _replace(self, state, title, url=None):
-        self.history.state = state
-        if url is not None:
-            parts = urllib.parse.urlsplit(urllib.parse.urljoin(self.location.href, url))
-            self.location.href = parts.geturl()
-            self.location.search = f"?{parts.query}" if parts.query else ""
-            self.location.hash = f"#{parts.fragment}" if parts.fragment else ""
-
-    def addEventListener(self, type_, handler, options=None):
-        self.listeners.setdefault(type_, []).append(handler)
-
-    def setTimeout(self, handler, ms=0):
-        self.timers.append(asyncio.get_running_loop().call_later(ms / 1000, handler))
-        return len(self.timers)
-
-    def clearTimeout(self, n):
-        if 0 < n <= len(self.timers):
-            self.timers[n - 1].cancel()
-
-    def scrollTo(self, *args):
-        pass
+def window(url, storage=None):
+    """The worker's window (worker_host.Window) on `worker_scope`."""
+    return Window(url, storage, fallback=worker_scope())
 
 
 class Response:
@@ -187,26 +132,22 @@ class Host:
         if tree is None:
             tree = page_tree(build.family_pages()[page or f"{family}.html"])
         self.document = Document.from_tree(tree)
-        self.window = Window(url or f"http://127.0.0.1/{family}.html", storage)
+        self.window = window(url or f"http://127.0.0.1/{family}.html", storage)
         self.shell = None
         self._saved = {}
+        self._pyodide = {}
 
     def _install(self):
         from pygames import messages
 
         # The page speaks its own catalogue (shell.speak): the tests' words come back after.
         self._words = (dict(messages._loaded), messages._active)
-        stubs = {
-            "pyscript": types.SimpleNamespace(document=self.document, window=self.window, fetch=_fetch),
-            "pyscript.ffi": types.SimpleNamespace(create_proxy=lambda f: f, to_js=lambda v, **k: v),
-            "pyodide": types.SimpleNamespace(),
-            "pyodide.ffi": types.SimpleNamespace(create_once_callable=lambda f: f, to_js=lambda v, **k: v),
-        }
-        for name in set(stubs) | APP_MODULES:
-            self._saved[name] = sys.modules.pop(name, None)
-        for name, stub in stubs.items():
+        # Pyodide's own module (dom.py's create_once_callable), which CPython has not.
+        for name in ("pyodide", "pyodide.ffi"):
+            self._pyodide[name] = sys.modules.pop(name, None)
             sys.modules[name] = types.ModuleType(name)
-            sys.modules[name].__dict__.update(vars(stub))
+        sys.modules["pyodide.ffi"].create_once_callable = lambda f: f
+        self._saved = install(self.document, self.window, _fetch, forget=APP_MODULES)
 
     def close(self):
         if hasattr(self, "_words"):
@@ -215,13 +156,12 @@ class Host:
             loaded, messages._active = self._words
             messages._loaded.clear()
             messages._loaded.update(loaded)
-        for name, module in self._saved.items():
+        uninstall(self._saved, forget=APP_MODULES)
+        for name, module in self._pyodide.items():
             if module is None:
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = module
-        for name in APP_MODULES - set(self._saved):
-            sys.modules.pop(name, None)
 
     async def start(self):
         self._install()

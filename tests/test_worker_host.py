@@ -1,0 +1,129 @@
+"""The window and the messages of the page's Python in a worker (web/worker/worker_host.py):
+what only the page has is held as a copy and each change is an operation in the drawing's
+stream; a game page runs through the bridge from the page's first message to its events,
+its batches travelling as JSON, as js/py-worker.mjs and js/worker-page.mjs pass them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import types
+
+import build
+import pytest
+from page_host import APP_MODULES, page_tree, worker_scope
+from worker_host import Bridge, Window
+
+
+def window(**kw):
+    ops = []
+    win = Window("http://127.0.0.1/pygames/yams.html?seed=1#x", {"pygames:a": "1"},
+                 record=lambda *op: ops.append(list(op)), **kw)
+    return win, ops
+
+
+def test_storage_is_a_copy_and_each_write_an_operation():
+    win, ops = window()
+    store = win.localStorage
+    assert store.getItem("pygames:a") == "1" and store.getItem("nope") is None and store.length == 1
+    store.setItem("pygames:b", 2)
+    store.removeItem("pygames:a")
+    store.removeItem("pygames:a")  # gone already: nothing to say
+    assert ops == [["ls", 0, "pygames:b", "2"], ["ls", 0, "pygames:a", None]]
+    assert [store.key(i) for i in range(store.length)] == ["pygames:b"]
+    seen = []
+    win.addEventListener("storage", lambda e: seen.append((e.key, e.newValue, store.getItem(e.key))))
+    win.dispatch({"window": "storage", "key": "pygames:c", "newValue": "3"})  # another tab's
+    assert seen == [("pygames:c", "3", "3")]
+    assert ops[-1] == ["wo", 0, "storage"] and len(ops) == 3  # heard, not written back
+
+
+def test_the_address_history_and_reload_are_operations():
+    win, ops = window()
+    assert (win.location.search, win.location.hash, win.location.pathname) == ("?seed=1", "#x", "/pygames/yams.html")
+    win.history.replaceState(None, "", "yams.html?game=yahtzee")
+    assert win.location.href == "http://127.0.0.1/pygames/yams.html?game=yahtzee"
+    assert win.location.search == "?game=yahtzee" and win.location.hash == ""
+    win.location.reload()
+    win.scrollTo(0, 0)
+    assert ops == [["hr", 0, "http://127.0.0.1/pygames/yams.html?game=yahtzee"], ["rl", 0], ["sc", 0, [0, 0]]]
+
+
+def test_the_page_scripts_are_the_ones_the_page_named():
+    win, ops = window(pygames=["early", "joy"])
+    assert getattr(win.pygames, "setup", None) is None  # the page has none
+    win.pygames.early.play()
+    win.pygames.joy.celebrate("Yams !", True, "win")
+    win.pygames.readyAt = 12.5
+    win.pygames.box = object()  # not a value the page can take: said as null
+    assert ops == [["pc", 0, "early.play", []], ["pc", 0, "joy.celebrate", ["Yams !", True, "win"]],
+                   ["pg", 0, "readyAt", 12.5], ["pg", 0, "box", None]]
+    assert win.pygames.readyAt == 12.5
+
+
+def test_the_rest_is_the_worker_s_own():
+    scope = types.SimpleNamespace(Date="the worker's Date")
+    win, _ = window(fallback=scope)
+    assert win.Date == "the worker's Date"
+    with pytest.raises(AttributeError):
+        win.Blob  # noqa: B018  (neither the window's nor the scope's)
+    bare, _ = window()
+    with pytest.raises(AttributeError):
+        bare.Date  # noqa: B018
+
+
+@pytest.fixture
+def pyodide_stub(monkeypatch):
+    ffi = types.ModuleType("pyodide.ffi")
+    ffi.create_once_callable = lambda f: f
+    monkeypatch.setitem(sys.modules, "pyodide", types.ModuleType("pyodide"))
+    monkeypatch.setitem(sys.modules, "pyodide.ffi", ffi)
+
+
+def test_a_page_runs_through_the_bridge(pyodide_stub):
+    """The page's first message starts the shell on the mirror; a click on Commencer, sent as
+    the page sends it, comes back as batches of operations, the game saved among them."""
+    from pygames import messages
+
+    words = (dict(messages._loaded), messages._active)
+    batches = []
+
+    async def fetch(url):
+        return types.SimpleNamespace(ok=False)
+
+    async def run():
+        tree = page_tree(build.family_pages()["yams.html"])
+        bridge = Bridge(lambda text: batches.append(json.loads(text)), fetch,
+                        fallback=worker_scope(),
+                        forget=APP_MODULES)
+        try:
+            shell = bridge.start(json.dumps({
+                "tree": tree, "href": "http://127.0.0.1/pygames/yams.html?seed=b&pace=0",
+                "storage": {}, "family": "yams", "pygames": ["early"]}))
+            assert shell is not None and batches
+            first = [op for batch in batches for op in batch]
+            assert ["pc", 0, "early.release", []] in first and ["pc", 0, "early.play", []] in first
+            assert any(op[:3] == ["pg", 0, "readyAt"] for op in first)
+            start = bridge.document.getElementById("start")
+            batches.clear()
+            bridge.event(json.dumps({"node": start.nid, "type": "click"}))
+            form = bridge.document.getElementById("setup-form")
+            bridge.event(json.dumps({"node": form.nid, "type": "submit"}))
+            for _ in range(20):
+                await asyncio.sleep(0)
+            ops = [op for batch in batches for op in batch]
+            saved = [op for op in ops if op[0] == "ls" and op[2] == "pygames:yams:match"]
+            assert saved and json.loads(saved[-1][3])["record"]["game"] == "yams"
+            assert not bridge.document.getElementById("table").hidden
+            assert bridge.window.errors == []
+        finally:
+            bridge.close()
+
+    try:
+        asyncio.run(run())
+    finally:
+        messages._loaded.clear()
+        messages._loaded.update(words[0])
+        messages._active = words[1]
+    assert "shell" not in sys.modules and "pyscript" not in sys.modules

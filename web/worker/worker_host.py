@@ -1,0 +1,307 @@
+"""The page's Python away from the page: the window its modules are given, and the worker's
+end of the messages (issue 24, item 2: the main thread free while Python starts).
+
+A game page's Python (web/app) reaches JavaScript through dom.py only, which takes
+``document``, ``window`` and ``fetch`` from ``pyscript``.  Here those are the mirror of the page
+(mirror.py) and a `Window` that holds what the page's modules ask of one:
+
+* what only the page has (localStorage, the address, history, the page's own scripts under
+  ``window.pygames``, the window's events) is held here as a copy the page sent, and each
+  change is an operation in the same stream as the drawing (``["ls", 0, key, value]`` …,
+  see `Window`), which the page applies in order, after the drawing made before it;
+* what a worker has as well (Date, Blob, URL, Intl, performance …) is the worker's own:
+  `Window` hands out the attributes of `fallback` (the worker's global scope) for the rest;
+* timers run on Python's own loop (Pyodide's runs on the worker's setTimeout).
+
+`Bridge` is the worker's end: `start` takes the page's first message (its tree, its storage,
+its address, the names of its scripts), installs the stand-ins for ``pyscript`` in
+``sys.modules``, runs ``shell.main``; `event` takes each event the page sends; whenever an
+operation is recorded a flush is scheduled on the loop, and `post` gets the batch as one
+JSON text.  Pure Python: js/py-worker.mjs hands it ``post`` and ``fetch``, and
+tests/page_host.py runs the same window in CPython.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+import types
+import urllib.parse
+
+from mirror import Document
+
+#: The modules that dom.py takes the page's objects from.
+STUBS = ("pyscript", "pyscript.ffi")
+
+
+class Storage:
+    """The page's localStorage as the page sent it; each change is also `record`ed."""
+
+    def __init__(self, items=None, record=None):
+        self.items = {str(k): str(v) for k, v in dict(items or {}).items()}
+        self._record = record or (lambda *op: None)
+
+    def getItem(self, key):
+        return self.items.get(key)
+
+    def setItem(self, key, value):
+        self.items[str(key)] = str(value)
+        self._record("ls", 0, str(key), str(value))
+
+    def removeItem(self, key):
+        if self.items.pop(key, None) is not None:
+            self._record("ls", 0, str(key), None)
+
+    def key(self, i):
+        return list(self.items)[i]
+
+    @property
+    def length(self):
+        return len(self.items)
+
+    def heard(self, key, value):
+        """Another tab's change, as the page's ``storage`` event told it."""
+        if value is None:
+            self.items.pop(key, None)
+        else:
+            self.items[key] = value
+
+
+class Location:
+    def __init__(self, href, record):
+        self._record = record
+        self._go(href)
+
+    def _go(self, href):
+        parts = urllib.parse.urlsplit(href)
+        self.href = href
+        self.search = f"?{parts.query}" if parts.query else ""
+        self.hash = f"#{parts.fragment}" if parts.fragment else ""
+        self.pathname = parts.path
+
+    def reload(self):
+        self._record("rl", 0)
+
+
+class History:
+    def __init__(self, location, record):
+        self.state = None
+        self._location = location
+        self._record = record
+
+    def replaceState(self, state, title, url=None):
+        self.state = state
+        if url is not None:
+            self._location._go(urllib.parse.urljoin(self._location.href, str(url)))
+        self._record("hr", 0, None if url is None else self._location.href)
+
+
+class PageObject:
+    """One of the page's scripts' objects (``window.pygames.early`` …): calling a method of
+    it is an operation, ``["pc", 0, "early.play", [args]]``, which the page runs in order;
+    it answers nothing back (none of the calls the page's Python makes needs an answer)."""
+
+    def __init__(self, path, record):
+        object.__setattr__(self, "_path", path)
+        object.__setattr__(self, "_record", record)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return PageObject(f"{self._path}.{name}", self._record)
+
+    def __call__(self, *args):
+        self._record("pc", 0, self._path, list(args))
+
+
+class Pygames:
+    """``window.pygames``: the page's scripts that the page said it has (their names), and
+    the values Python sets on it (``readyAt`` …), which the page sets too (``["pg", 0, name,
+    value]``)."""
+
+    def __init__(self, names, record):
+        object.__setattr__(self, "_names", set(names or ()))
+        object.__setattr__(self, "_record", record)
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in self._names:
+            raise AttributeError(name)
+        return PageObject(name, self._record)
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        self._record("pg", 0, name, value if isinstance(value, (str, int, float, bool)) else None)
+
+
+class Window:
+    """What the page's modules ask of ``window``: see the module's docstring.  `record(*op)`
+    takes each operation; `fallback` answers the rest (the worker's global scope, or the
+    tests' stand-ins)."""
+
+    def __init__(self, url, storage=None, *, record=None, fallback=None, pygames=(), width=1280):
+        self._record = record or (lambda *op: None)
+        self._fallback = fallback
+        self.location = Location(url, self._record)
+        self.history = History(self.location, self._record)
+        self.localStorage = Storage(storage, self._record)
+        self.pygames = Pygames(pygames, self._record)
+        self.console = types.SimpleNamespace(error=self._error, log=lambda *a: None)
+        self.navigator = types.SimpleNamespace(clipboard=None)  # the page's, not yet forwarded
+        self.innerWidth = width
+        self.errors = []
+        self.listeners = {}
+        self.timers = []
+
+    def __getattr__(self, name):
+        if name.startswith("_") or self.__dict__.get("_fallback") is None:
+            raise AttributeError(name)
+        return getattr(self._fallback, name)
+
+    def _error(self, text):
+        self.errors.append(str(text))
+        self._record("ce", 0, str(text))
+
+    def addEventListener(self, type_, handler, options=None):
+        if type_ not in self.listeners:
+            self._record("wo", 0, type_)
+        self.listeners.setdefault(type_, []).append(handler)
+
+    def removeEventListener(self, type_, handler, options=None):
+        if handler in self.listeners.get(type_, []):
+            self.listeners[type_].remove(handler)
+
+    def dispatch(self, message):
+        """A window event the page sent (``{"window": type, …}``): a ``storage`` event updates
+        the copy first; a ``hashchange`` the address."""
+        type_ = message["window"]
+        if type_ == "storage" and isinstance(message.get("key"), str):
+            self.localStorage.heard(message["key"], message.get("newValue"))
+        if type_ == "hashchange" and isinstance(message.get("href"), str):
+            self.location._go(message["href"])
+        event = types.SimpleNamespace(type=type_, key=message.get("key"), newValue=message.get("newValue"),
+                                      detail=message.get("detail"), preventDefault=lambda: None)
+        for handler in list(self.listeners.get(type_, ())):
+            handler(event)
+
+    def setTimeout(self, handler, ms=0):
+        self.timers.append(asyncio.get_running_loop().call_later((ms or 0) / 1000, handler))
+        return len(self.timers)
+
+    def clearTimeout(self, n):
+        if isinstance(n, int) and 0 < n <= len(self.timers):
+            self.timers[n - 1].cancel()
+
+    def scrollTo(self, *args):
+        self._record("sc", 0, list(args))
+
+
+def install(document, window, fetch, to_js=None, forget=()):
+    """Make ``pyscript`` hand out `document`, `window` and `fetch` (dom.py takes them from
+    there), and forget the modules named in `forget` (the page's own, imported before by
+    another host), so that they take them afresh.  Returns what to put back (`uninstall`)."""
+    saved = {}
+    for name in set(STUBS) | set(forget):
+        saved[name] = sys.modules.pop(name, None)
+    ffi = types.ModuleType("pyscript.ffi")
+    ffi.create_proxy = lambda f: f  # the handlers stay in Python: nothing to keep alive
+    ffi.to_js = to_js or (lambda value, **kw: value)
+    main = types.ModuleType("pyscript")
+    main.document, main.window, main.fetch, main.ffi = document, window, fetch, ffi
+    sys.modules["pyscript"], sys.modules["pyscript.ffi"] = main, ffi
+    return saved
+
+
+def uninstall(saved, forget=()):
+    """Put back what `install` took (and forget the modules imported meanwhile)."""
+    for name, module in saved.items():
+        if module is None:
+            sys.modules.pop(name, None)
+        else:
+            sys.modules[name] = module
+    for name in set(forget) - set(saved):
+        sys.modules.pop(name, None)
+
+
+def _pyodide_to_js():
+    """Pyodide's to_js as PyScript's (a dict becomes an Object), or None out of Pyodide."""
+    try:
+        import js  # noqa: PLC0415
+        from pyodide.ffi import to_js  # noqa: PLC0415
+    except ImportError:
+        return None
+    return lambda value, **kw: to_js(value, dict_converter=js.Object.fromEntries, **kw)
+
+
+class Bridge:
+    """The worker's end of the page's messages (see the module's docstring)."""
+
+    def __init__(self, post, fetch, fallback=None, to_js=None, forget=()):
+        self._forget = forget  # the page's modules an earlier host imported (tests)
+        self._saved = None
+        self._post = post
+        self._fetch = fetch
+        self._fallback = fallback
+        self._to_js = to_js or _pyodide_to_js()
+        self._pending = False
+        self.document = None
+        self.window = None
+        self.shell = None
+
+    def _record(self, *op):
+        self.document._op(*op)
+
+    def _changed(self):
+        if not self._pending:
+            self._pending = True
+            asyncio.get_event_loop().call_soon(self.flush)
+
+    def flush(self):
+        self._pending = False
+        ops = self.document.take()
+        if ops:
+            self._post(json.dumps(ops, separators=(",", ":")))
+
+    def start(self, message):
+        """The page's first message (JSON): ``{"tree", "href", "storage", "family",
+        "pygames": [names], "width", "visibility"}``."""
+        data = json.loads(message)
+        self.document = Document.from_tree(data["tree"])
+        self.document._set("visibilityState", data.get("visibility", "visible"))
+        self.window = Window(data["href"], data.get("storage") or {}, record=self._record,
+                             fallback=self._fallback, pygames=data.get("pygames") or (),
+                             width=data.get("width", 1280))
+        self.window.pygames.__dict__["startedAt"] = time.time()
+        self.document.watch(self._changed)
+        self._saved = install(self.document, self.window, self._fetch, self._to_js, self._forget)
+        import shell  # noqa: PLC0415  (the page's, on this mirror)
+
+        try:
+            self.shell = shell.main(data["family"])
+        finally:
+            self.flush()
+        return self.shell
+
+    def close(self):
+        """Put back the modules `start` replaced (a worker never needs to: the tests do)."""
+        if self._saved is not None:
+            uninstall(self._saved, self._forget)
+            self._saved = None
+
+    def event(self, message):
+        """An event of the page (JSON): a node's (mirror.Document.dispatch), the window's
+        (``{"window": type, …}``), or a part of the page its scripts changed (``{"sync":
+        part, "change": bool}``)."""
+        data = json.loads(message)
+        try:
+            if "sync" in data:  # a part the page's own scripts changed (mirror.Document.sync)
+                root = self.document.sync(data["sync"])
+                if data.get("change"):  # not with an event: as if the part had changed
+                    self.document.dispatch({"node": root.nid, "type": "change"})
+            elif "window" in data:
+                self.window.dispatch(data)
+            else:
+                self.document.dispatch(data)
+        finally:
+            self.flush()

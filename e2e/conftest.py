@@ -29,10 +29,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness import site
+from harness import site, worker_mode
 from harness.pages import BOOT_TIMEOUT_MS, NO_ZERO_QUESTION, PHONE_360, read_global, wait_ready
 
 E2E_DIR = Path(__file__).resolve().parent
+
+
+def pytest_configure(config):
+    if worker_mode.ON:
+        worker_mode.patch_playwright()
 
 
 def pytest_collection_modifyitems(config, items):
@@ -127,6 +132,8 @@ def _warm_context(browser, browser_context_args, site_url):
     for attempt in range(6):
         page.goto(f"{site_url}yams.html?fresh=1")
         wait_ready(page)
+        if attempt and worker_mode.ON:  # (no snapshot in the worker yet)
+            break
         if attempt and read_global(page, "boot", ".mode") == "snapshot" and \
                 page.evaluate(WARM_SNAPSHOT_KEPT):
             break

@@ -56,8 +56,9 @@ def test_dist_holds_every_module_and_the_pinned_runtime(dist_dir):
     assert re.fullmatch(r"pygames-[0-9a-f]{16}\.tar\.gz", package)
     with tarfile.open(dist_dir / package) as tar:
         names = tar.getnames()
-    # The package and, at the top, the page's own modules (web/app/*.py); not in dist/app/.
-    app_py = sorted(p.name for p in (build.WEB / "app").glob("*.py"))
+    # The package and, at the top, the page's own modules (web/app/*.py, and web/worker/*.py
+    # for its Python in a worker); not in dist/app/.
+    app_py = sorted(p.name for folder in ("app", "worker") for p in (build.WEB / folder).glob("*.py"))
     assert sorted(n for n in names if n.endswith(".py")) == sorted(modules + app_py)
     assert not (dist_dir / "app").exists()
     # Besides the sources: the start-up modules' bytecode (web/runtime/), that of the

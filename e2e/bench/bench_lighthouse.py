@@ -19,6 +19,9 @@ TTI, Speed Index and CLS, the element Lighthouse counts as the largest paint (an
 was painted in the unthrottled run that Lighthouse simulates from: ``oLCP``), and the
 audits that cost points outside performance.
 
+``--query worker`` adds ``?worker`` to each page's address: Python in a dedicated worker
+(js/worker-page.mjs), the main thread free while it starts.
+
 ``--ways`` picks how the page is entered: ``first`` (the default) as above; ``saved``, a
 player coming back to a saved game with nothing of the site cached: a game is started in a
 Chromium profile of its own (Playwright, the same browser), then its HTTP cache, Cache
@@ -113,7 +116,7 @@ def lighthouse(url: str, preset: str, chrome: str, timeout_s: float = 300,
         return json.loads(out.read_text(encoding="utf-8"))
 
 
-def saved_profile(site_url: str, page: str, chrome: str, directory: str) -> None:
+def saved_profile(site_url: str, page: str, chrome: str, directory: str, query: str = "") -> None:
     """A Chromium profile in `directory` holding a saved game of `page` in its localStorage
     (a game started, the table drawn and kept), and nothing else of the site: no HTTP cache,
     no Cache Storage, no service worker."""
@@ -127,7 +130,7 @@ def saved_profile(site_url: str, page: str, chrome: str, directory: str) -> None
         try:
             tab = context.pages[0] if context.pages else context.new_page()
             tab.set_default_timeout(300_000)
-            tab.goto(f"{site_url}{page}.html?seed=lighthouse&pace=0")
+            tab.goto(f"{site_url}{page}.html?seed=lighthouse&pace=0{query.replace('?', '&')}")
             tab.wait_for_function(READY_JS, timeout=300_000)
             tab.click("#start")
             tab.wait_for_selector("#table:not([hidden])")
@@ -232,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presets", default=",".join(PRESETS), help="mobile,desktop")
     parser.add_argument("--ways", default="first", help="first,saved (see above)")
     parser.add_argument("--runs", type=int, default=1, help="runs per page and preset (median)")
+    parser.add_argument("--query", default="", help="added to each page's address, e.g. worker "
+                        "(Python in a worker, js/worker-page.mjs)")
     parser.add_argument("--json", nargs="?", const="-", metavar="PATH",
                         help="write the results as JSON (to PATH, or to stdout instead of the table)")
     args = parser.parse_args(argv)
@@ -251,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     if set(ways) - {"first", "saved"}:
         parser.error("--ways: first,saved")
 
+    query = f"?{args.query.lstrip('?')}" if args.query else ""
     site.ensure_built()
     chrome = chrome_path()
     server, site_url = site.serve.start_server(
@@ -267,9 +273,9 @@ def main(argv: list[str] | None = None) -> int:
                             with tempfile.TemporaryDirectory(prefix="lighthouse-profile-") as profile:
                                 try:
                                     if way == "saved":
-                                        saved_profile(site_url, page, chrome, profile)
+                                        saved_profile(site_url, page, chrome, profile, query)
                                     runs.append(summarise(lighthouse(
-                                        f"{site_url}{page}.html", preset, chrome,
+                                        f"{site_url}{page}.html{query}", preset, chrome,
                                         profile=profile if way == "saved" else None)))
                                     break
                                 except RuntimeError as err:

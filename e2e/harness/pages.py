@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from harness import site
+from harness import site, worker_mode
 from harness.dice import DiceTray
 from pygames import FAMILIES, DiceSampler, Match, Player, load_match
 from pygames.bots import RandomBot, bot_for
@@ -72,6 +72,8 @@ NO_ZERO_QUESTION = """try {
     if (localStorage.getItem('pygames:prefs') === null)
         localStorage.setItem('pygames:prefs', '{"confirm_zero":false}');
 } catch (e) {}"""
+if worker_mode.ON:  # the whole suite with Python in a worker (harness/worker_mode.py)
+    NO_ZERO_QUESTION += worker_mode.ADD_WORKER
 
 #: The one global embed.js adds to a host page.
 EMBED_GLOBAL = "pygamesEmbed"
@@ -451,7 +453,7 @@ class GamePage:
         self.page.click("#start")
         self.page.wait_for_function(
             "() => !document.getElementById('table').hidden || !document.getElementById('end').hidden"
-            if or_end else "!document.getElementById('table').hidden")
+            if or_end else "() => !document.getElementById('table').hidden")
 
     def start_by_keyboard(self, tabs: int = 60) -> None:
         """Tab to Commencer (at most `tabs` presses) and press Enter: the table shows."""

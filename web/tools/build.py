@@ -297,7 +297,7 @@ def zip_package(out: Path) -> Path:
 def page_roots() -> dict[str, list[str]]:
     """Each game page's first modules, from which web/tools/runtime/ finds the game files the page
     may import (runtime.page_entries): the shell, the game's view and its rules module."""
-    return {f.id: ["shell", f.view, f.rules_module] for f in pages.paged(facts.families())}
+    return {f.id: ["shell", f.view, f.rules_module, "worker_host"] for f in pages.paged(facts.families())}
 
 
 def copy_pyodide(out: Path) -> list[Path]:

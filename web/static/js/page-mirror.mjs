@@ -46,7 +46,7 @@ export function tree(doc = document) {
 }
 
 /** What a person may have changed in a form control before the worker heard of it. */
-function liveState(node) {
+export function liveState(node) {
   const tag = node.localName;
   if (tag === "input" && (node.type === "checkbox" || node.type === "radio")) {
     return { checked: node.checked };

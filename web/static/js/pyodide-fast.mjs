@@ -46,7 +46,7 @@
 //   stall, js/steady-fetch.mjs), retries (why, each time one was)}.
 import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, check, expand, fetchStdlib, keepStdlib, keptStdlib } from "./snapshot-inflate.mjs";
-import { PROGRESS_EVENT, WASM_FAILURE_LOG, dropWorkerHooks, restoreOptions, writeFiles } from "./runtime-internals.mjs";
+import { PROGRESS_EVENT, WASM_FAILURE_LOG, dropWorkerHooks, pythonInWorker, restoreOptions, writeFiles } from "./runtime-internals.mjs";
 import { steadyFetch, stallMs } from "./steady-fetch.mjs";
 import { readTarGz } from "./untar.mjs";
 
@@ -58,6 +58,9 @@ const BASE = new URL(/* build: pyodide_dir */ "../vendor/pyodide/", import.meta.
 // PyScript's module: loaded already when PyScript asks for the interpreter (the same instance).
 const PYSCRIPT = new URL(/* build: pyscript_module */ "../vendor/pyscript/core.js", import.meta.url);
 const boot = ((window.pygames ??= {}).boot = { mode: "plain", stages: {}, retries: [] });
+// `?worker` on a game page: Python runs in a worker (js/worker-page.mjs), none of it here.
+const WORKER = pythonInWorker();
+if (WORKER) boot.mode = "worker";
 
 // A first visit (no service worker serves the page yet): the runtime's downloads go through
 // js/steady-fetch.mjs, so that a stalled or broken connection is tried again (the wait:
@@ -135,7 +138,7 @@ const readArchive = (name) => steady(new URL(`../${name}`, import.meta.url).href
   if (!response.ok) throw new Error(`${name}: ${response.status}`);
   return readTarGz(response);
 });
-const gameFiles = earlyPainted
+const gameFiles = WORKER ? Promise.resolve([]) : earlyPainted
   .then(() => Promise.all([boot.shared, archive].filter(Boolean).map(readArchive)))
   .then((parts) => parts.flat());
 gameFiles.catch(() => {});
@@ -192,7 +195,7 @@ async function inflateStdlib() {
   return bytes;
 }
 // After the early paint, as every download (see earlyPainted).
-const stdlibBytes = RUNTIME?.stdlib_xz ? earlyPainted.then(inflateStdlib) : null;
+const stdlibBytes = RUNTIME?.stdlib_xz && !WORKER ? earlyPainted.then(inflateStdlib) : null;
 stdlibBytes?.catch((err) => { boot.stdlibSkipped = String(err); });
 
 // Inflated (js/snapshot-inflate.mjs) in a worker; on the main thread where module workers
@@ -400,7 +403,7 @@ function watchRestored() {
   if (document.body) observe(); else addEventListener("DOMContentLoaded", observe, { once: true });
 }
 
-const started = start();
+const started = WORKER ? new Promise(() => {}) : start();
 started.then(() => { if (boot.mode === "snapshot") watchRestored(); }, () => {});
 started.catch(() => {});  // reported to the caller of loadPyodide
 

@@ -241,3 +241,9 @@ export const OWN_PROGRESS = ["Loading runtime", "Starting Python", "Restoring Py
 export function dropWorkerHooks(hooks) {
   for (const set of Object.values(hooks.worker)) set.clear();
 }
+
+/** `?worker` on a game page (<html data-family>): the page's Python runs in a dedicated worker
+ *  (js/worker-page.mjs, js/py-worker.mjs), not on the page (issue 24, "Python in a worker"). */
+export function pythonInWorker() {
+  return new URLSearchParams(location.search).has("worker") && Boolean(document.documentElement.dataset.family);
+}

@@ -72,6 +72,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent.parent
 PACKAGE = ROOT / "pygames"
 APP = ROOT / "web" / "app"
+#: The page's Python when it runs in a worker (the mirror of the page, the worker's window):
+#: written beside web/app's modules (js/py-worker.mjs imports worker_host).
+WORKER = ROOT / "web" / "worker"
 PYODIDE_SRC = ROOT / "node_modules" / "pyodide"
 PYSCRIPT_DIST = ROOT / "node_modules" / "@pyscript" / "core" / "dist"
 #: Bytecode of PyScript's own Python package, written next to the zip, then
@@ -128,7 +131,7 @@ _STDLIB_NAMES = frozenset(getattr(sys, "stdlib_module_names", ()))
 
 def _app_imports() -> set[str]:
     names: set[str] = set()
-    for path in sorted(APP.glob("*.py")):
+    for path in app_modules():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -147,7 +150,7 @@ def app_stdlib_imports() -> list[str]:
 def app_modules() -> list[Path]:
     """web/app/*.py: PyScript's ``files`` copy them into the working directory and the
     page imports them; their bytecode goes into pygames.zip's top ``__pycache__``."""
-    return sorted(APP.glob("*.py"))
+    return sorted([*APP.glob("*.py"), *WORKER.glob("*.py")])
 
 
 def package_imports() -> list[str]:
@@ -193,8 +196,11 @@ def _module_path(name: str) -> Path | None:
             if candidate.is_file():
                 return candidate
         return None
-    path = APP / f"{name}.py"
-    return path if len(parts) == 1 and path.is_file() else None
+    for folder in (APP, WORKER):
+        path = folder / f"{name}.py"
+        if len(parts) == 1 and path.is_file():
+            return path
+    return None
 
 
 def _imported_by(name: str, path: Path) -> set[str]:
@@ -262,7 +268,7 @@ def page_entries(names: list[str], roots: list[str]) -> dict[str, str]:
     for mod in page_modules(roots):
         path = _module_path(mod)
         wanted.add((path.relative_to(ROOT) if path.is_relative_to(PACKAGE)
-                    else path.relative_to(APP)).as_posix())
+                    else path.relative_to(path.parent)).as_posix())
     compiled = {_source_of(n) for n in names if n.endswith(".pyc")}
     out = {}
     for name in names:

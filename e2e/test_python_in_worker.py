@@ -1,0 +1,100 @@
+"""The game pages with their Python in a dedicated worker (``?worker``; issue 24, item 2:
+js/worker-page.mjs on the page, js/py-worker.mjs in the worker, web/worker/ for Python).
+
+Each game page, a first visit: the page itself never downloads Python (its WebAssembly and
+standard library are fetched by the worker), the setup is filled on the page (player rows
+added by js/setup-early.js reach Python's mirror), a hostile name stays text, a game is
+played by clicks and keys (the keys Python takes do not scroll the page), saved as it goes
+and resumed after a reload, with no error.  Taps made while Python starts are played once it
+is ready, in order.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from harness.pages import GamePage, read_global, wait_ready
+
+from pygames import FAMILIES
+
+HOSTILE = '<img src=x onerror="window.__pwned=1">'
+PAGES = [f.id for f in FAMILIES.values()]
+#: Every event the page sent is answered (js/worker-page.mjs), and no tap is held.
+SETTLED = "() => window.pygames.worker.settled()"
+#: What the page itself fetched: never Python's runtime (the worker's fetches are its own).
+PAGE_FETCHED = "() => performance.getEntriesByType('resource').map((e) => e.name)"
+
+
+def settle(page) -> None:
+    page.wait_for_function(SETTLED)
+
+
+@pytest.mark.parametrize("family", PAGES)
+def test_a_game_played_and_resumed_with_python_in_a_worker(page, site_url, family, request_log):
+    game = GamePage(page, site_url, family).open(seed=f"worker-{family}", worker="1")
+    assert read_global(page, "boot", ".mode") == "worker"
+    assert read_global(page, "boot", ".stages.python") > 0  # the worker's Python started
+    fetched = page.evaluate(PAGE_FETCHED)
+    assert not [u for u in fetched if "pyodide.asm" in u or "python_stdlib" in u], fetched
+    assert page.evaluate("() => document.querySelector('script[type=\"py\"]')") is None
+
+    # The setup, as a person fills it on the page (js/setup-early.js adds the rows there):
+    # a hostile name, a computer.
+    game.fill_setup([(HOSTILE, "human"), ("Robot", "simple")])
+    settle(page)
+    game.start()
+    settle(page)
+    assert page.evaluate("() => window.__pwned") is None
+    assert HOSTILE in page.locator("#table").inner_text()  # drawn as text, never as markup
+    assert page.locator("#table img").count() == 0
+    players = game.record()["players"]
+    assert len(players) == 2 and players[0]["name"] == HOSTILE
+
+    # Played by clicks: each one reaches Python and is saved.
+    played = game.play_random(4, random.Random(family))
+    assert played >= 1
+    settle(page)
+    before = game.record()["actions"]
+
+    # A reload resumes the same game, from the worker again.
+    page.reload()
+    wait_ready(page)
+    settle(page)
+    assert read_global(page, "boot", ".mode") == "worker"
+    assert game.record()["actions"][:len(before)] == before
+    assert HOSTILE in page.locator("#table").inner_text()
+    assert read_global(page, "errors") == []
+
+
+def test_keys_reach_python_and_do_not_scroll(page, site_url):
+    """Space throws the dice (the shell's shortcut, yams): Python hears it, and the page called
+    preventDefault itself (the worker hears of the key too late to), so nothing scrolled."""
+    page.set_viewport_size({"width": 360, "height": 500})
+    game = GamePage(page, site_url, "yams").open(seed="worker-keys", worker="1")
+    game.start()
+    settle(page)
+    page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0); }")
+    page.keyboard.press("Space")
+    settle(page)
+    game.dice.wait_throws(1)
+    game.dice.wait_all_thrown()
+    assert page.evaluate("() => window.scrollY") == 0
+    page.keyboard.press("1")  # keep the first die
+    settle(page)
+    assert game.dice.held() == {0}
+    assert read_global(page, "errors") == []
+
+
+def test_taps_made_while_python_starts_are_played_once_ready(page, site_url):
+    """Commencer pressed while the worker's Python is still starting: the page shows it is
+    starting (js/setup-early.js), and the game begins once Python is ready."""
+    game = GamePage(page, site_url, "421")
+    game.goto(game.url(seed="worker-early", worker="1"), wait=False)
+    page.wait_for_selector("#start")
+    page.click("#start")
+    wait_ready(page)
+    page.wait_for_function("() => !document.getElementById('table').hidden")
+    settle(page)
+    assert game.record()["game"] == "421"
+    assert read_global(page, "errors") == []

@@ -1,0 +1,106 @@
+// The page's Python in a dedicated worker (issue 24, item 2: the main thread free while
+// Python starts; js/runtime-internals.mjs, "Python in a worker").  js/worker-page.mjs makes
+// this worker, on a game page opened with `?worker`; the page's main thread then never runs
+// Python.  This worker:
+//
+// 1. loads the vendored Pyodide with the build's standard library (its .xz, inflated here)
+//    and writes the page's game files (RUNTIME.shared and the family's archive), as
+//    js/pyodide-fast.mjs does on the page;
+// 2. says {want: "tree"}; the page answers {start: JSON} (its nodes, its storage, its
+//    address: web/worker/worker_host.py, Bridge.start), and the page's Python (the shell,
+//    on the mirror of the page) starts;
+// 3. then each {event: JSON} from the page goes to Python, and each batch of operations
+//    Python records goes to the page as {ops: JSON} (web/worker/mirror.py says what they mean).
+//
+// Out, besides: {done: 1} after each event's batch, {stage: name, ms} as it goes (the page keeps them in pygames.boot.stages),
+// {failed: text} when Python cannot start, {error: text} for an error after that.
+// No DOM here and none needed: Python draws on its mirror; Blob, URL, Date and Intl are the
+// worker's own (worker_host.Window hands them out).
+import { loadPyodide } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
+import { WASM_FAILURE_LOG, writeFiles } from "./runtime-internals.mjs";
+import { fetchStdlib } from "./snapshot-inflate.mjs";
+import { readTarGz } from "./untar.mjs";
+
+const RUNTIME = /* build: runtime */ null;
+const BASE = new URL(/* build: pyodide_dir */ "../vendor/pyodide/", import.meta.url);
+
+const stage = (name) => postMessage({ stage: name, ms: performance.now() });
+let bridge = null;
+const early = [];  // the page's events before Python is there (none, in practice)
+
+const readArchive = async (name) => {
+  const response = await fetch(new URL(`../${name}`, import.meta.url));
+  if (!response.ok) throw new Error(`${name}: ${response.status}`);
+  return readTarGz(response);
+};
+
+async function boot(family) {
+  stage("start");
+  const own = RUNTIME.pages?.[family];
+  const files = Promise.all([own ? RUNTIME.shared : null, own ?? RUNTIME.package]
+    .filter(Boolean).map(readArchive)).then((parts) => parts.flat());
+  files.catch(() => {});
+  const stdLibURL = new URL(RUNTIME.stdlib, BASE).href;
+  // The zip Pyodide asks for comes from the .xz (a third smaller), inflated here.
+  const zip = RUNTIME.stdlib_xz
+    ? fetchStdlib(new URL(RUNTIME.stdlib_xz, BASE).href, RUNTIME.stdlib_sha256) : null;
+  zip?.catch(() => {});
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (zip && url === stdLibURL) return zip.then((bytes) => new Response(bytes), () => realFetch(input, init));
+    return realFetch(input, init);
+  };
+  const warn = console.warn;
+  let failed;
+  const failure = new Promise((_, reject) => { failed = reject; });
+  console.warn = (...args) => {
+    if (String(args[0]).includes(WASM_FAILURE_LOG)) failed(new Error("Python's WebAssembly could not be instantiated"));
+    return warn(...args);
+  };
+  let py;
+  try {
+    py = await Promise.race([loadPyodide({ indexURL: BASE.href, stdLibURL, lockFileContents: RUNTIME.lock }), failure]);
+  } finally {
+    globalThis.fetch = realFetch;
+    console.warn = warn;
+  }
+  stage("python");
+  writeFiles(py, await files);
+  py.runPython(`import sys
+for _f in sys.path_importer_cache.values():
+    getattr(_f, "invalidate_caches", lambda: None)()
+del _f`);
+  const host = py.pyimport("worker_host");
+  bridge = host.Bridge((ops) => postMessage({ ops }), (url) => fetch(url), globalThis);
+  stage("files written");
+  postMessage({ want: "tree" });
+}
+
+// One event of the page to Python; then {done: 1}, after the batch of what it drew: the page
+// counts them (pygames.worker.settled(): every event it sent answered).
+function handle(event) {
+  try {
+    bridge.event(event);
+  } catch (err) {
+    postMessage({ error: String(err) });
+  }
+  postMessage({ done: 1 });
+}
+
+onmessage = ({ data }) => {
+  if (data.boot) {
+    boot(data.boot.family).catch((err) => postMessage({ failed: String(err?.stack || err) }));
+  } else if (data.start) {
+    try {
+      bridge.start(data.start);
+      stage("ready");
+      for (const message of early.splice(0)) handle(message);
+    } catch (err) {
+      postMessage({ failed: String(err) });
+    }
+  } else if (data.event) {
+    if (!bridge?.shell) early.push(data.event);
+    else handle(data.event);
+  }
+};

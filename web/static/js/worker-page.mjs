@@ -1,0 +1,227 @@
+// The page's side of Python in a worker (issue 24, item 2; js/runtime-internals.mjs, "Python
+// in a worker").  On a game page opened with `?worker` (runtime-internals' pythonInWorker),
+// this module, a module script placed before PyScript's, turns the page's Python script off
+// (PyScript then starts nothing; js/pyodide-fast.mjs starts nothing either) and instead:
+//
+// * once the page before Python is on screen (js/view-early.js `painted`), makes the worker
+//   (js/py-worker.mjs), which loads Python and the game's files: the main thread stays free,
+//   the early setup or the saved game's drawing answers meanwhile as it does today;
+// * when the worker asks for it, adopts the early drawing in place (pygames.early.release,
+//   as the shell does first thing) and sends the page as it is then: its nodes
+//   (js/page-mirror.mjs `tree`), its localStorage, its address, the names of its scripts'
+//   objects under window.pygames;
+// * applies the operations the worker's Python records (js/page-mirror.mjs `Applier`), and
+//   those of the window (web/worker/worker_host.py): localStorage written, the address
+//   replaced, a page script's method called, the window's events listened to;
+// * sends back the events of the nodes Python listens to, and the window's.
+//
+// Taps on a control and keys made between the page sent and Python ready are held and
+// played once it is ready (the early drawing's own queue covers the time before).
+import { Applier, liveState, tree } from "./page-mirror.mjs";
+import { PROGRESS_EVENT, pythonInWorker } from "./runtime-internals.mjs";
+
+const CONTROL = "button, [data-action], [data-die], [role=button], summary";
+/** The parts of the page that its own scripts change after Python has started, which
+ *  Python reads: the setup form (js/setup-early.js keeps it working for the page's life). */
+const SYNCED = ["setup-form"];
+const FIELD = "input, select, textarea, [contenteditable]";
+
+/** Whether the page calls preventDefault on a key Python listens to: the worker hears of it
+ *  too late to.  The keys the page's Python takes for itself (its shortcuts: a letter, a
+ *  digit, Space, the arrows, Home and End), never in a field, never Space or Enter on a
+ *  control (its own click), never with Ctrl, Alt or Meta (Ctrl+Z is the shell's, and has no
+ *  default off a field). */
+export function takesKey(event) {
+  if (event.type === "cancel") return true;  // a dialog's Escape: Python closes it itself
+  if (event.type !== "keydown" || event.altKey || event.metaKey || event.isComposing) return false;
+  const target = event.target;
+  if (target?.closest?.(FIELD) || target?.closest?.("dialog[open]")) return false;
+  const { key } = event;
+  if (event.ctrlKey) return key === "z" || key === "Z";
+  if ([" ", "Enter"].includes(key)) return !target?.closest?.(CONTROL);
+  return key.length === 1 || ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(key);
+}
+
+function start() {
+  const pygames = (window.pygames ??= {});
+  // (js/pyodide-fast.mjs, an async module, may write pygames.boot after this: read it late.)
+  const stages = () => ((pygames.boot ??= { mode: "worker", retries: [] }).stages ??= {});
+  const family = document.documentElement.dataset.family;
+  const script = document.querySelector('script[type="py"]');
+  if (script) script.type = "text/x-python-in-worker";  // PyScript's selector misses it now
+
+  let worker = null;
+  let applier = null;
+  const held = [];  // [kind, node, init]: taps and keys while Python starts on the page's tree
+  const hold = (event) => {
+    if (!applier || document.body.dataset.ready) return;
+    const target = event.target;
+    if (event.type === "click") {
+      const control = target?.closest?.(CONTROL);
+      if (!control || control.matches(FIELD)) return;
+      held.push(["click", control]);
+    } else {
+      if (target?.closest?.(FIELD) || event.ctrlKey || event.altKey || event.metaKey || event.key === "Tab") return;
+      held.push(["keydown", target, { key: event.key, code: event.code, shiftKey: event.shiftKey }]);
+    }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  };
+  const playHeld = () => {
+    removeEventListener("click", hold, true);
+    removeEventListener("keydown", hold, true);
+    for (const [kind, node, init] of held.splice(0)) {
+      if (!node.isConnected) continue;
+      if (kind === "click") node.click();
+      else node.dispatchEvent(new KeyboardEvent("keydown", { ...init, bubbles: true, cancelable: true }));
+    }
+  };
+
+  const post = (message) => worker.postMessage(message);
+  let sent = 0;
+  let answered = 0;
+  const sendEvent = (message) => {
+    sent += 1;
+    post({ event: JSON.stringify(message) });
+  };
+  const windowEvent = (type) => addEventListener(type, (event) => sendEvent({
+    window: type, key: event.key ?? null, newValue: event.newValue ?? null, href: location.href,
+  }));
+  const pageCall = (path, args) => {
+    let self = pygames;
+    const names = path.split(".");
+    const last = names.pop();
+    for (const name of names) self = self?.[name];
+    if (typeof self?.[last] !== "function") throw new Error(`worker-page: no pygames.${path}`);
+    return self[last](...args);
+  };
+  const windowOps = {
+    ls: (key, value) => {
+      try {
+        if (value === null) localStorage.removeItem(key);
+        else localStorage.setItem(key, value);
+      } catch (err) {  // a full quota: known here only (the worker believes it saved)
+        console.warn("pygames: storage refused", key, err);
+      }
+    },
+    hr: (url) => history.replaceState(history.state, "", url ?? location.href),
+    rl: () => location.reload(),
+    pg: (name, value) => { pygames[name] = name === "readyAt" ? performance.now() : value; },
+    pc: (path, args) => pageCall(path, args),
+    wo: (type) => windowEvent(type),
+    sc: (args) => scrollTo(...args),
+    ce: (text) => console.error(text),
+  };
+  // The synced parts (SYNCED): whatever the page's scripts change in them (a player row
+  // added, a ruleset's options drawn, the stored choices put back) is sent again whole
+  // (mirror.py's Document.sync), before the next event from within them, or on its own
+  // (then as a "change") once the script's task is over.  What the operations change there
+  // is Python's own, not sent back.
+  let nextPageId = -1;  // the page's numbers for the nodes its scripts made
+  const part = (node) => {
+    let id = applier.idOf(node);
+    if (id === undefined) {
+      id = nextPageId--;
+      applier.made(id, node);
+    }
+    if (node.nodeType === Node.TEXT_NODE) return [id, node.data];
+    const attrs = {};
+    for (const a of node.attributes) attrs[a.name] = a.value;
+    const kids = [];
+    for (const child of node.childNodes) {
+      if (child.nodeType === Node.ELEMENT_NODE || child.nodeType === Node.TEXT_NODE) kids.push(part(child));
+    }
+    return [id, node.localName, attrs, kids, liveState(node)];
+  };
+  const roots = [];
+  const dirty = new Set();
+  const syncNow = (root, change) => {
+    dirty.delete(root);
+    sendEvent({ sync: part(root), change });
+  };
+  const syncLater = (root) => {
+    if (dirty.has(root)) return;
+    dirty.add(root);
+    setTimeout(() => { if (dirty.has(root)) syncNow(root, true); }, 0);
+  };
+  const observers = [];
+  function watchParts() {
+    for (const id of SYNCED) {
+      const root = document.getElementById(id);
+      if (!root) continue;
+      roots.push(root);
+      const observer = new MutationObserver(() => syncLater(root));
+      observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+      observers.push(observer);
+    }
+  }
+
+  const apply = (ops) => {
+    let called = false;
+    for (const op of ops) {
+      const run = windowOps[op[0]];
+      if (run) run(...op.slice(2));
+      else applier.one(op);
+      called ||= op[0] === "pc";
+    }
+    for (const observer of observers) observer.takeRecords();  // Python's own changes
+    if (called) for (const root of roots) syncLater(root);  // a page script Python called (its values too)
+    if (document.body.dataset.ready && held.length) setTimeout(playHeld, 0);
+  };
+
+  function sendTree() {
+    pygames.early?.release?.();
+    addEventListener("click", hold, true);
+    addEventListener("keydown", hold, true);
+    const { tree: nodes, nodes: list } = tree(document);
+    applier = new Applier(list, (message) => {
+      if (message.type === "visibilitychange") message.visibilityState = document.visibilityState;
+      // Where the focus is now (the page moves it without Python's hearing: a Tab, a click).
+      const active = applier.idOf(document.activeElement);
+      if (active !== undefined) message.active = active;
+      const target = applier.node(message.node);
+      for (const root of roots) if (root.contains(target)) syncNow(root, false);
+      sendEvent(message);
+    }, takesKey);
+    watchParts();
+    const storage = {};
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i);
+        storage[key] = localStorage.getItem(key);
+      }
+    } catch {}  // no storage (a private mode's refusal): Python finds none
+    const scripts = Object.keys(pygames).filter((k) => pygames[k] !== null
+      && (typeof pygames[k] === "object" || typeof pygames[k] === "function"));
+    post({ start: JSON.stringify({ tree: nodes, href: location.href, storage, family, pygames: scripts,
+                                   width: innerWidth, visibility: document.visibilityState }) });
+  }
+
+  const progress = (detail) => dispatchEvent(new CustomEvent(PROGRESS_EVENT, { detail }));
+  const painted = Promise.resolve(pygames.early?.painted).catch(() => {});
+  painted.then(() => {
+    progress("Loading runtime");
+    worker = new Worker(new URL("./py-worker.mjs", import.meta.url), { type: "module" });
+    worker.onmessage = ({ data }) => {
+      if (data.ops) apply(JSON.parse(data.ops));
+      else if (data.done) answered += 1;
+      else if (data.stage) {
+        stages()[data.stage] = Math.round(performance.now());
+        if (data.stage === "python") progress("Starting Python");
+      } else if (data.want === "tree") sendTree();
+      else if (data.failed || data.error) {
+        console.error(`pygames (worker): ${data.failed || data.error}`);
+        if (data.failed) dispatchEvent(new ErrorEvent("error", { message: `PythonError: ${data.failed}` }));
+      }
+    };
+    worker.onerror = (event) => {
+      console.error("pygames (worker):", event.message);
+      dispatchEvent(new ErrorEvent("error", { message: `PythonError: ${event.message}` }));
+    };
+    post({ boot: { family } });
+  });
+  // For the tests: whether every event sent has been answered, and the taps held.
+  pygames.worker = { settled: () => answered === sent && !held.length, held: () => held.length };
+}
+
+if (pythonInWorker()) start();

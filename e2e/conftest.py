@@ -132,9 +132,9 @@ def _warm_context(browser, browser_context_args, site_url):
     for attempt in range(6):
         page.goto(f"{site_url}yams.html?fresh=1")
         wait_ready(page)
-        if attempt and worker_mode.ON:  # (no snapshot in the worker yet)
-            break
-        if attempt and read_global(page, "boot", ".mode") == "snapshot" and \
+        restored = (read_global(page, "boot", ".snapshotFrom") if worker_mode.ON
+                    else read_global(page, "boot", ".mode") == "snapshot")
+        if attempt and restored and \
                 page.evaluate(WARM_SNAPSHOT_KEPT):
             break
         # The worker is active once its install (the whole precache) is done.

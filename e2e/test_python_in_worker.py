@@ -6,7 +6,8 @@ standard library are fetched by the worker), the setup is filled on the page (pl
 added by js/setup-early.js reach Python's mirror), a hostile name stays text, a game is
 played by clicks and keys (the keys Python takes do not scroll the page), saved as it goes
 and resumed after a reload, with no error.  Taps made while Python starts are played once it
-is ready, in order.
+is ready, in order.  A returning visit restores Python from the memory snapshot in the
+worker, offline too.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from harness.pages import GamePage, read_global, wait_ready
+from harness.builds import precache_entries, wait_sw
+from harness.pages import GamePage, read_global, reload, wait_ready
 
 from pygames import FAMILIES
 
@@ -24,6 +26,8 @@ PAGES = [f.id for f in FAMILIES.values()]
 SETTLED = "() => window.pygames.worker.settled()"
 #: What the page itself fetched: never Python's runtime (the worker's fetches are its own).
 PAGE_FETCHED = "() => performance.getEntriesByType('resource').map((e) => e.name)"
+#: The cache of the snapshot's inflated form (js/snapshot-inflate.mjs INFLATED).
+INFLATED = "pygames-snapshot-inflated"
 
 
 def settle(page) -> None:
@@ -97,4 +101,28 @@ def test_taps_made_while_python_starts_are_played_once_ready(page, site_url):
     page.wait_for_function("() => !document.getElementById('table').hidden")
     settle(page)
     assert game.record()["game"] == "421"
+    assert read_global(page, "errors") == []
+
+
+def test_later_visits_restore_the_snapshot_in_the_worker_and_play_offline(page, context, site_url, dist_dir):
+    """A returning player's Python is restored from the memory snapshot in the worker (the
+    service worker's .xz the first time back, its kept inflated form after), offline too:
+    the fast path cannot vanish unnoticed from the worker's start either."""
+    expected = len(precache_entries((dist_dir / "sw.js").read_text()))
+    game = GamePage(page, site_url, "yams").open(seed="worker-later", worker="1")
+    assert read_global(page, "boot", ".snapshotFrom") is None  # a first visit: never waits for it
+    wait_sw(page, expected)
+    reload(page)
+    boot = read_global(page, "boot")
+    assert boot["mode"] == "worker" and boot["snapshotFrom"] == "xz", boot
+    page.wait_for_function(f"async () => (await caches.keys()).includes({INFLATED!r})")
+    context.set_offline(True)
+    game.open(seed="worker-offline", worker="1")
+    boot = read_global(page, "boot")
+    assert boot["mode"] == "worker" and boot["snapshotFrom"] == "inflated", boot
+    game.start()
+    game.dice.roll()
+    settle(page)
+    game.dice.wait_throws(1)
+    game.wait_actions_at_least(1)
     assert read_global(page, "errors") == []

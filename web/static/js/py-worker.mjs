@@ -3,22 +3,25 @@
 // this worker, on a game page opened with `?worker`; the page's main thread then never runs
 // Python.  This worker:
 //
-// 1. loads the vendored Pyodide with the build's standard library (its .xz, inflated here)
-//    and writes the page's game files (RUNTIME.shared and the family's archive), as
-//    js/pyodide-fast.mjs does on the page;
+// 1. loads the vendored Pyodide -- restored from the memory snapshot when this browser holds
+//    it, else started with the build's standard library (its .xz, inflated here; both kept
+//    for the next visits) -- and writes the page's game files (RUNTIME.shared and the
+//    family's archive), as js/pyodide-fast.mjs does on the page;
 // 2. says {want: "tree"}; the page answers {start: JSON} (its nodes, its storage, its
 //    address: web/worker/worker_host.py, Bridge.start), and the page's Python (the shell,
 //    on the mirror of the page) starts;
 // 3. then each {event: JSON} from the page goes to Python, and each batch of operations
 //    Python records goes to the page as {ops: JSON} (web/worker/mirror.py says what they mean).
 //
-// Out, besides: {done: 1} after each event's batch, {stage: name, ms} as it goes (the page keeps them in pygames.boot.stages),
+// In first: {boot: {family, caching}} (caching: false with `?nosw`, no Cache Storage read).
+// Out, besides: {done: 1} after each event's batch, {restored: from} or {skipped: why} for
+// the snapshot, {stage: name, ms} as it goes (the page keeps them in pygames.boot.stages),
 // {failed: text} when Python cannot start, {error: text} for an error after that.
 // No DOM here and none needed: Python draws on its mirror; Blob, URL, Date and Intl are the
 // worker's own (worker_host.Window hands them out).
 import { loadPyodide } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
-import { WASM_FAILURE_LOG, writeFiles } from "./runtime-internals.mjs";
-import { fetchStdlib } from "./snapshot-inflate.mjs";
+import { WASM_FAILURE_LOG, restoreOptions, writeFiles } from "./runtime-internals.mjs";
+import { INFLATED, check, expand, fetchStdlib, keepStdlib, keptStdlib, loadSnapshot } from "./snapshot-inflate.mjs";
 import { readTarGz } from "./untar.mjs";
 
 const RUNTIME = /* build: runtime */ null;
@@ -34,21 +37,40 @@ const readArchive = async (name) => {
   return readTarGz(response);
 };
 
-async function boot(family) {
-  stage("start");
-  const own = RUNTIME.pages?.[family];
-  const files = Promise.all([own ? RUNTIME.shared : null, own ?? RUNTIME.package]
-    .filter(Boolean).map(readArchive)).then((parts) => parts.flat());
-  files.catch(() => {});
-  const stdLibURL = new URL(RUNTIME.stdlib, BASE).href;
-  // The zip Pyodide asks for comes from the .xz (a third smaller), inflated here.
-  const zip = RUNTIME.stdlib_xz
-    ? fetchStdlib(new URL(RUNTIME.stdlib_xz, BASE).href, RUNTIME.stdlib_sha256) : null;
-  zip?.catch(() => {});
+// The memory snapshot if this browser holds it (js/pyodide-fast.mjs `cachedSnapshot`, here
+// in the worker): its inflated form kept by an earlier visit, else the service worker's .xz
+// (then kept); checked against the build's SHA-256 before Python gets it.  Never the network.
+async function cachedSnapshot() {
+  const digest = RUNTIME.snapshot_inflated_sha256;
+  if (!RUNTIME.snapshot || !digest || !self.caches || !self.crypto?.subtle) return null;
+  const url = new URL(RUNTIME.snapshot, BASE).href;
+  const kept = await caches.open(INFLATED).then((c) => c.match(url)).catch(() => null);
+  if (kept) {
+    const sparse = new Uint8Array(await kept.arrayBuffer());
+    await check(sparse, digest, "snapshot (kept inflated)");
+    return { bytes: expand(sparse), from: "inflated" };
+  }
+  const found = await loadSnapshot(url, digest, new URL("pyodide.asm.wasm", BASE).href);
+  return found && { bytes: found.bytes, from: "xz", keep: found.keep };
+}
+
+// The standard library's zip: kept by an earlier visit (checked), else inflated from its .xz
+// (then kept: not with `?nosw`).
+async function stdlibZip(url, caching) {
+  const kept = caching ? await keptStdlib(url, RUNTIME.stdlib_sha256).catch(() => null) : null;
+  if (kept) return kept;
+  const bytes = await fetchStdlib(new URL(RUNTIME.stdlib_xz, BASE).href, RUNTIME.stdlib_sha256);
+  if (caching) setTimeout(() => keepStdlib(url, bytes.slice()).catch(() => {}), 0);
+  return bytes;
+}
+
+// Pyodide with the zip served from `zip` (its fetch of stdLibURL answered here) and a wasm
+// that fails to instantiate turned into an error (js/runtime-internals.mjs, WASM_FAILURE_LOG).
+async function load(options, zip) {
   const realFetch = globalThis.fetch;
   globalThis.fetch = (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
-    if (zip && url === stdLibURL) return zip.then((bytes) => new Response(bytes), () => realFetch(input, init));
+    if (zip && url === options.stdLibURL) return zip.then((bytes) => new Response(bytes), () => realFetch(input, init));
     return realFetch(input, init);
   };
   const warn = console.warn;
@@ -58,19 +80,47 @@ async function boot(family) {
     if (String(args[0]).includes(WASM_FAILURE_LOG)) failed(new Error("Python's WebAssembly could not be instantiated"));
     return warn(...args);
   };
-  let py;
   try {
-    py = await Promise.race([loadPyodide({ indexURL: BASE.href, stdLibURL, lockFileContents: RUNTIME.lock }), failure]);
+    return await Promise.race([loadPyodide(options), failure]);
   } finally {
     globalThis.fetch = realFetch;
     console.warn = warn;
   }
+}
+
+async function boot(family, caching) {
+  stage("start");
+  const own = RUNTIME.pages?.[family];
+  const files = Promise.all([own ? RUNTIME.shared : null, own ?? RUNTIME.package]
+    .filter(Boolean).map(readArchive)).then((parts) => parts.flat());
+  files.catch(() => {});
+  const stdLibURL = new URL(RUNTIME.stdlib, BASE).href;
+  const zip = RUNTIME.stdlib_xz ? stdlibZip(stdLibURL, caching) : null;  // (a third smaller as .xz)
+  zip?.catch(() => {});
+  const options = { indexURL: BASE.href, stdLibURL, lockFileContents: RUNTIME.lock };
+  let py = null;
+  const snapshot = caching ? await cachedSnapshot().catch((err) => { postMessage({ skipped: String(err) }); }) : null;
+  if (snapshot) {
+    try {
+      py = await load({ ...options, ...restoreOptions(snapshot.bytes) }, zip);
+      postMessage({ restored: snapshot.from });
+      if (snapshot.keep) setTimeout(() => snapshot.keep().catch(() => {}), 0);
+    } catch (err) {
+      postMessage({ skipped: `restore failed: ${err}` });
+      await caches.delete(INFLATED).catch(() => {});
+      py = null;
+    }
+  }
+  if (!py) py = await load(options, zip);
   stage("python");
   writeFiles(py, await files);
+  // Directory listings cached by the import system (the snapshot's) are stale now; a restored
+  // `random` would repeat the snapshot's state.
   py.runPython(`import sys
 for _f in sys.path_importer_cache.values():
     getattr(_f, "invalidate_caches", lambda: None)()
-del _f`);
+del _f
+import random as _r; _r.seed(); del _r`);
   const host = py.pyimport("worker_host");
   bridge = host.Bridge((ops) => postMessage({ ops }), (url) => fetch(url), globalThis);
   stage("files written");
@@ -90,7 +140,7 @@ function handle(event) {
 
 onmessage = ({ data }) => {
   if (data.boot) {
-    boot(data.boot.family).catch((err) => postMessage({ failed: String(err?.stack || err) }));
+    boot(data.boot.family, data.boot.caching).catch((err) => postMessage({ failed: String(err?.stack || err) }));
   } else if (data.start) {
     try {
       bridge.start(data.start);

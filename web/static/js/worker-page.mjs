@@ -45,7 +45,8 @@ export function takesKey(event) {
 function start() {
   const pygames = (window.pygames ??= {});
   // (js/pyodide-fast.mjs, an async module, may write pygames.boot after this: read it late.)
-  const stages = () => ((pygames.boot ??= { mode: "worker", retries: [] }).stages ??= {});
+  const boot = () => (pygames.boot ??= { mode: "worker", retries: [] });
+  const stages = () => (boot().stages ??= {});
   const family = document.documentElement.dataset.family;
   const script = document.querySelector('script[type="py"]');
   if (script) script.type = "text/x-python-in-worker";  // PyScript's selector misses it now
@@ -205,6 +206,8 @@ function start() {
     worker.onmessage = ({ data }) => {
       if (data.ops) apply(JSON.parse(data.ops));
       else if (data.done) answered += 1;
+      else if (data.restored) boot().snapshotFrom = data.restored;
+      else if (data.skipped) boot().skipped = data.skipped;
       else if (data.stage) {
         stages()[data.stage] = Math.round(performance.now());
         if (data.stage === "python") progress("Starting Python");
@@ -218,7 +221,7 @@ function start() {
       console.error("pygames (worker):", event.message);
       dispatchEvent(new ErrorEvent("error", { message: `PythonError: ${event.message}` }));
     };
-    post({ boot: { family } });
+    post({ boot: { family, caching: !new URLSearchParams(location.search).has("nosw") } });
   });
   // For the tests: whether every event sent has been answered, and the taps held.
   pygames.worker = { settled: () => answered === sent && !held.length, held: () => held.length };

@@ -89,7 +89,10 @@ def test_a_page_runs_through_the_bridge(pyodide_stub):
     words = (dict(messages._loaded), messages._active)
     batches = []
 
+    fetched = []
+
     async def fetch(url):
+        fetched.append(url)
         return types.SimpleNamespace(ok=False)
 
     async def run():
@@ -117,6 +120,8 @@ def test_a_page_runs_through_the_bridge(pyodide_stub):
             assert saved and json.loads(saved[-1][3])["record"]["game"] == "yams"
             assert not bridge.document.getElementById("table").hidden
             assert bridge.window.errors == []
+            # The expert's tables, fetched once a game is set up, from the page's folder.
+            assert fetched == ["http://127.0.0.1/pygames/tables/yams/yams.bin"]
         finally:
             bridge.close()
 
@@ -127,3 +132,41 @@ def test_a_page_runs_through_the_bridge(pyodide_stub):
         messages._loaded.update(words[0])
         messages._active = words[1]
     assert "shell" not in sys.modules and "pyscript" not in sys.modules
+
+
+def test_the_clipboard_and_the_share_sheet_are_asked_of_the_page_and_answered():
+    async def run():
+        win, ops = window(features=["clipboard"])
+        assert getattr(win.navigator, "share", None) is None  # this browser has none
+        copied = win.navigator.clipboard.writeText("https://x/#r=1")
+        refused = win.navigator.clipboard.writeText("again")
+        assert ops == [["ak", 0, "clipboard", ["https://x/#r=1"], 1], ["ak", 0, "clipboard", ["again"], 2]]
+        win.dispatch({"window": "answer", "token": 2, "ok": False, "error": "NotAllowedError"})
+        win.dispatch({"window": "answer", "token": 1, "ok": True})
+        win.dispatch({"window": "answer", "token": 1, "ok": False})  # once only
+        win.dispatch({"window": "answer", "token": 99, "ok": True})  # none such: nothing
+        await copied
+        with pytest.raises(RuntimeError, match="NotAllowedError"):
+            await refused
+        sharing, ops2 = window(features=["clipboard", "share"])
+        sharing.navigator.share({"text": "Défi"})
+        sharing.getSelection().selectAllChildren(types.SimpleNamespace(nid=7))
+        assert ops2 == [["ak", 0, "share", [{"text": "Défi"}], 1], ["sl", 0, 7]]
+
+    asyncio.run(run())
+
+
+def test_a_write_the_page_refused_is_taken_back_and_the_next_ones_refused_here():
+    win, ops = window()
+    store = win.localStorage
+    heard = []
+    win.addEventListener("pygames-storage-refused", lambda e: heard.append(e.key))
+    store.setItem("pygames:yams:match", "x" * 50)  # the copy took it; the page will not
+    win.dispatch({"window": "pygames-storage-refused", "key": "pygames:yams:match", "value": None,
+                  "used": store.size() - 50 - len("pygames:yams:match")})
+    assert heard == ["pygames:yams:match"] and store.getItem("pygames:yams:match") is None
+    with pytest.raises(Exception, match="full"):
+        store.setItem("pygames:yams:match", "x" * 10)  # still no room
+    store.removeItem("pygames:a")  # room made
+    store.setItem("pygames:b", "y")  # and used, within it
+    assert ops[-1] == ["ls", 0, "pygames:b", "y"]

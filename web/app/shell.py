@@ -145,6 +145,7 @@ class Shell:
         if replay_view.start(self):  # a replay link (#replay=…): shown read-only, nothing saved
             return
         on(window, "storage", self._on_storage)
+        on(window, "pygames-storage-refused", self._on_refused)
         on(by_id("error-aside"), "click", self._set_newer_aside)
         saved = storage.get(self.store_key)
         fresh = "fresh" in query_params()
@@ -950,6 +951,15 @@ class Shell:
         self._adopt(match)
         self.save(replace=True)
         self._resumed()
+
+    def _on_refused(self, event):
+        """A save the page's storage refused after the fact: with the page's Python in a worker,
+        the worker's copy of the storage took the game and the page found it full
+        (web/worker/worker_host.py).  The stored game is the one before: this tab saves again,
+        which its copy now refuses, and the player is told, as a refusal on the spot would."""
+        if event.key == self.store_key and self.match is not None:
+            self.last_saved = storage.get(self.store_key)
+            self.save()
 
     def _on_storage(self, event):
         """Another tab saved (or abandoned) this game: follow it, so no action is lost."""

@@ -36,19 +36,41 @@ from mirror import Document
 STUBS = ("pyscript", "pyscript.ffi")
 
 
+class StorageFull(Exception):
+    """What localStorage raises when the origin's quota is used up (QuotaExceededError)."""
+
+
 class Storage:
-    """The page's localStorage as the page sent it; each change is also `record`ed."""
+    """The page's localStorage as the page sent it; each change is also `record`ed.  Its
+    quota is known only on the page: once the page has refused a write (`refused`), a write
+    that would make the stored texts longer than they were then is refused here at once."""
 
     def __init__(self, items=None, record=None):
         self.items = {str(k): str(v) for k, v in dict(items or {}).items()}
         self._record = record or (lambda *op: None)
+        self.limit = None  # characters, keys and values (as the page counted them when full)
+
+    def size(self, items=None):
+        return sum(len(k) + len(v) for k, v in (self.items if items is None else items).items())
 
     def getItem(self, key):
         return self.items.get(key)
 
     def setItem(self, key, value):
-        self.items[str(key)] = str(value)
-        self._record("ls", 0, str(key), str(value))
+        key, value = str(key), str(value)
+        if self.limit is not None and self.size({**self.items, key: value}) > self.limit:
+            raise StorageFull(f"localStorage is full (the page refused a write of {self.limit} characters)")
+        self.items[key] = value
+        self._record("ls", 0, key, value)
+
+    def refused(self, key, value, used):
+        """The page refused the write of `key`: it still holds `value` (None: none), and
+        `used` characters in all."""
+        if value is None:
+            self.items.pop(key, None)
+        else:
+            self.items[key] = str(value)
+        self.limit = int(used) if isinstance(used, (int, float)) else self.size()
 
     def removeItem(self, key):
         if self.items.pop(key, None) is not None:
@@ -135,24 +157,89 @@ class Pygames:
         self._record("pg", 0, name, value if isinstance(value, (str, int, float, bool)) else None)
 
 
+class Asked:
+    """What the page's browser does for a person's gesture and answers later: the clipboard,
+    the share sheet.  Each ask is an operation, ``["ak", 0, what, args, token]``, run by the
+    page as it applies the batch (within the click's transient activation: the batch of a
+    click's handler reaches the page in a few ms); its answer comes back as a window event
+    ``{"window": "answer", "token", "ok", "error"}`` and settles the promise handed out."""
+
+    def __init__(self, record):
+        self._record = record
+        self._waiting = {}
+        self._next = 0
+
+    def ask(self, what, *args):
+        self._next += 1
+        future = asyncio.get_event_loop().create_future()
+        self._waiting[self._next] = future
+        self._record("ak", 0, what, list(args), self._next)
+        return future
+
+    def answer(self, token, ok, error=None):
+        future = self._waiting.pop(token, None)
+        if future is None or future.done():
+            return
+        if ok:
+            future.set_result(None)
+        else:
+            future.set_exception(RuntimeError(str(error or "refused")))
+
+
+def _plain(value):
+    """A value for an operation (JSON): Pyodide's JS objects (to_js's) back to Python's."""
+    to_py = getattr(value, "to_py", None)
+    return to_py() if callable(to_py) else value
+
+
+class Navigator:
+    """``window.navigator``: the page's clipboard and share sheet (when the page has them),
+    through `Asked`."""
+
+    def __init__(self, asked, features):
+        self.onLine = True
+        if "clipboard" in features:
+            self.clipboard = types.SimpleNamespace(writeText=lambda text: asked.ask("clipboard", str(text)))
+        else:
+            self.clipboard = None
+        if "share" in features:
+            self.share = lambda data=None: asked.ask("share", _plain(data))
+
+
+class Selection:
+    """``window.getSelection()``: selecting a node's text is the page's (an operation)."""
+
+    def __init__(self, record):
+        self._record = record
+
+    def selectAllChildren(self, node):
+        self._record("sl", 0, node.nid)
+
+
 class Window:
     """What the page's modules ask of ``window``: see the module's docstring.  `record(*op)`
     takes each operation; `fallback` answers the rest (the worker's global scope, or the
-    tests' stand-ins)."""
+    tests' stand-ins); `features` names what the page's browser has (``clipboard``,
+    ``share``)."""
 
-    def __init__(self, url, storage=None, *, record=None, fallback=None, pygames=(), width=1280):
+    def __init__(self, url, storage=None, *, record=None, fallback=None, pygames=(), width=1280,
+                 features=()):
         self._record = record or (lambda *op: None)
         self._fallback = fallback
+        self._asked = Asked(self._record)
         self.location = Location(url, self._record)
         self.history = History(self.location, self._record)
         self.localStorage = Storage(storage, self._record)
         self.pygames = Pygames(pygames, self._record)
         self.console = types.SimpleNamespace(error=self._error, log=lambda *a: None)
-        self.navigator = types.SimpleNamespace(clipboard=None)  # the page's, not yet forwarded
+        self.navigator = Navigator(self._asked, set(features))
         self.innerWidth = width
         self.errors = []
         self.listeners = {}
         self.timers = []
+
+    def getSelection(self):
+        return Selection(self._record)
 
     def __getattr__(self, name):
         if name.startswith("_") or self.__dict__.get("_fallback") is None:
@@ -176,6 +263,11 @@ class Window:
         """A window event the page sent (``{"window": type, …}``): a ``storage`` event updates
         the copy first; a ``hashchange`` the address."""
         type_ = message["window"]
+        if type_ == "answer":
+            self._asked.answer(message.get("token"), bool(message.get("ok")), message.get("error"))
+            return
+        if type_ == "pygames-storage-refused" and isinstance(message.get("key"), str):
+            self.localStorage.refused(message["key"], message.get("value"), message.get("used"))
         if type_ == "storage" and isinstance(message.get("key"), str):
             self.localStorage.heard(message["key"], message.get("newValue"))
         if type_ == "hashchange" and isinstance(message.get("href"), str):
@@ -224,6 +316,28 @@ def uninstall(saved, forget=()):
         sys.modules.pop(name, None)
 
 
+class Response:
+    """A fetch's response as PyScript's fetch gives it (pyscript/fetch.py): the body as
+    Python's bytes, text or data; the rest (ok, status …) the response's own."""
+
+    def __init__(self, response):
+        self._response = response
+
+    def __getattr__(self, name):
+        return getattr(self._response, name)
+
+    async def arrayBuffer(self):
+        buffer = await self._response.arrayBuffer()
+        to_py = getattr(buffer, "to_py", None)
+        return to_py() if callable(to_py) else buffer
+
+    async def text(self):
+        return str(await self._response.text())
+
+    async def json(self):
+        return json.loads(await self.text())
+
+
 def _pyodide_to_js():
     """Pyodide's to_js as PyScript's (a dict becomes an Object), or None out of Pyodide."""
     try:
@@ -265,16 +379,16 @@ class Bridge:
 
     def start(self, message):
         """The page's first message (JSON): ``{"tree", "href", "storage", "family",
-        "pygames": [names], "width", "visibility"}``."""
+        "pygames": [names], "width", "visibility", "features": ["clipboard", "share"]}``."""
         data = json.loads(message)
         self.document = Document.from_tree(data["tree"])
         self.document._set("visibilityState", data.get("visibility", "visible"))
         self.window = Window(data["href"], data.get("storage") or {}, record=self._record,
                              fallback=self._fallback, pygames=data.get("pygames") or (),
-                             width=data.get("width", 1280))
+                             width=data.get("width", 1280), features=data.get("features") or ())
         self.window.pygames.__dict__["startedAt"] = time.time()
         self.document.watch(self._changed)
-        self._saved = install(self.document, self.window, self._fetch, self._to_js, self._forget)
+        self._saved = install(self.document, self.window, self._page_fetch, self._to_js, self._forget)
         import shell  # noqa: PLC0415  (the page's, on this mirror)
 
         try:
@@ -282,6 +396,11 @@ class Bridge:
         finally:
             self.flush()
         return self.shell
+
+    async def _page_fetch(self, url, *args):
+        """fetch as PyScript's (its body as Python's types), with an address relative to the
+        page's (the worker's own is js/'s)."""
+        return Response(await self._fetch(urllib.parse.urljoin(self.window.location.href, str(url)), *args))
 
     def close(self):
         """Put back the modules `start` replaced (a worker never needs to: the tests do)."""

@@ -58,12 +58,14 @@ export function liveState(node) {
 export class Applier {
   /** `nodes` from `tree`; `send(message)` takes each event the worker listens to;
    *  `prevent(event)` says whether the page must call preventDefault (the worker hears of
-   *  the event too late to): a form's submit always is. */
-  constructor(nodes, send, prevent = () => false) {
+   *  the event too late to): a form's submit always is; `prepare(target)` runs before an
+   *  event is sent (the page may tell the worker of nodes its own scripts made). */
+  constructor(nodes, send, prevent = () => false, prepare = () => {}) {
     this.nodes = nodes.slice();
     this.ids = new WeakMap(this.nodes.map((node, id) => [node, id]));
     this.send = send;
     this.prevent = prevent;
+    this.prepare = prepare;  // called with an event's target before it is sent (its number made)
     this.sent = new WeakSet();  // an event bubbles past several listened nodes: sent once
   }
 
@@ -124,6 +126,7 @@ export class Applier {
       this.sent.add(event);
       if (type === "submit" || this.prevent(event)) event.preventDefault();
       const target = event.target;
+      this.prepare(target);
       const id = this.ids.get(target);
       if (id === undefined) return;  // a node the worker does not know (none, in practice)
       const message = { node: id, type: event.type };

@@ -150,6 +150,34 @@
 // * duo.py (WebRTC): Chromium has no RTCPeerConnection in workers.  It stays on the
 //   page, which relays the data channel's messages.
 //
+// Built (stop 41), on `?worker` while the rest follows: js/worker-page.mjs (a module script
+// before PyScript's) turns the page's `<script type="py">` into an inert type, so PyScript
+// starts nothing, and js/pyodide-fast.mjs starts nothing either (pythonInWorker below).
+// Once the early page is painted it makes js/py-worker.mjs, which restores Python from the
+// snapshot when the browser holds it (js/snapshot-inflate.mjs works there unchanged), else
+// starts it from the standard library's .xz, writes the game's files, and asks for the
+// page.  The page adopts the early drawing (pygames.early.release), sends its tree, its
+// storage, its address and the names of its scripts' objects; web/worker/worker_host.py runs
+// the shell on the mirror.  Each batch of operations is applied in one task; a click's
+// answer comes back as {done} after its batch (the tests' settle: pygames.worker.settled).
+// What the plan above asked, as built:
+// * localStorage: the worker's copy; writes are operations.  A write the page refuses (a full
+//   quota) comes back as a "pygames-storage-refused" window event: the copy takes back the
+//   page's value and learns the limit (a longer write is then refused at once), and the
+//   shell saves again, which fails now and shows #save-trouble.
+// * Keys: preventDefault is decided on the page by a rule that mirrors the page's Python
+//   (worker-page.mjs takesKey: a letter, a digit, Space off a control, the arrows, Home,
+//   End, Ctrl+Z; never in a field), not yet by keys the worker declares.
+// * The clipboard, the share sheet, a selection: operations run as the batch is applied,
+//   within the click's transient activation; the answer settles the promise Python awaits.
+// * Page scripts that change what Python reads: js/setup-early.js keeps the setup form
+//   working for the page's life, so the form is sent again whole (mirror.py Document.sync)
+//   after any change the page's scripts make in it (a MutationObserver, and after every
+//   page script Python called), and before any event from within it; the page's focus and
+//   visibility come with each event.
+// * Not yet: duo.py's WebRTC (its calls answer values: the link is off in a worker), the
+//   embed pages, the whole suite in this mode (PYGAMES_E2E_WORKER=1 runs it: README).
+
 // Why not restore the snapshot on a first visit too (2.5 MB as xz), rather than starting
 // Python from the standard library?  Measured (a PerformanceObserver of long tasks from
 // FCP until ready, yams.html, 4x CPU with CDP, a loaded machine): a first visit 9.0 s of blocking

@@ -20,11 +20,17 @@
 import { Applier, liveState, tree } from "./page-mirror.mjs";
 import { PROGRESS_EVENT, pythonInWorker } from "./runtime-internals.mjs";
 
-const CONTROL = "button, [data-action], [data-die], [role=button], summary";
+// What takes Space and Enter itself, and what takes every key (app/flow.py's CONTROLS and
+// FIELDS: the shell leaves those keys to them; tests/test_worker_page.py keeps them equal).
+const CONTROL = "a[href], button, summary, audio[controls], video[controls], [role=button], "
+  + "[role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], "
+  + "[role=menuitem], [role=option], [role=gridcell], [role=treeitem], "
+  + "[tabindex]:not([tabindex^='-']), [data-action], [data-die]";
+const FIELD = "input, select, textarea, [contenteditable]:not([contenteditable=false]), "
+  + "[role=textbox], [role=combobox], [role=spinbutton], [role=slider]";
 /** The parts of the page that its own scripts change after Python has started, which
  *  Python reads: the setup form (js/setup-early.js keeps it working for the page's life). */
 const SYNCED = ["setup-form"];
-const FIELD = "input, select, textarea, [contenteditable]";
 
 /** Whether the page calls preventDefault on a key Python listens to: the worker hears of it
  *  too late to.  The keys the page's Python takes for itself (its shortcuts: a letter, a
@@ -85,9 +91,13 @@ function start() {
     sent += 1;
     post({ event: JSON.stringify(message) });
   };
-  const windowEvent = (type) => addEventListener(type, (event) => sendEvent({
-    window: type, key: event.key ?? null, newValue: event.newValue ?? null, href: location.href,
-  }));
+  const windowEvent = (type) => addEventListener(type, (event) => {
+    let detail = null;
+    try {
+      detail = event.detail === undefined ? null : JSON.parse(JSON.stringify(event.detail));
+    } catch {}  // not data: left out
+    sendEvent({ window: type, key: event.key ?? null, newValue: event.newValue ?? null, detail, href: location.href });
+  });
   const pageCall = (path, args) => {
     let self = pygames;
     const names = path.split(".");
@@ -101,8 +111,18 @@ function start() {
       try {
         if (value === null) localStorage.removeItem(key);
         else localStorage.setItem(key, value);
-      } catch (err) {  // a full quota: known here only (the worker believes it saved)
+      } catch (err) {  // a full quota, known here only: the worker's copy took it back
+        let used = 0;
+        let kept = null;
+        try {
+          kept = localStorage.getItem(key);
+          for (let i = 0; i < localStorage.length; i++) {
+            const k = localStorage.key(i);
+            used += k.length + (localStorage.getItem(k) || "").length;
+          }
+        } catch {}
         console.warn("pygames: storage refused", key, err);
+        sendEvent({ window: "pygames-storage-refused", key, value: kept, used });
       }
     },
     hr: (url) => history.replaceState(history.state, "", url ?? location.href),
@@ -112,6 +132,18 @@ function start() {
     wo: (type) => windowEvent(type),
     sc: (args) => scrollTo(...args),
     ce: (text) => console.error(text),
+    sl: (id) => getSelection()?.selectAllChildren(applier.node(id)),
+    ak: (what, args, token) => {  // within the click's transient activation (worker_host.Asked)
+      const answer = (ok, error) => sendEvent({ window: "answer", token, ok, error: error ? String(error) : null });
+      let promise;
+      try {
+        promise = what === "clipboard" ? navigator.clipboard.writeText(args[0])
+          : what === "share" ? navigator.share(args[0]) : Promise.reject(new Error(what));
+      } catch (err) {
+        promise = Promise.reject(err);
+      }
+      Promise.resolve(promise).then(() => answer(true), (err) => answer(false, err));
+    },
   };
   // The synced parts (SYNCED): whatever the page's scripts change in them (a player row
   // added, a ruleset's options drawn, the stored choices put back) is sent again whole
@@ -180,10 +212,11 @@ function start() {
       // Where the focus is now (the page moves it without Python's hearing: a Tab, a click).
       const active = applier.idOf(document.activeElement);
       if (active !== undefined) message.active = active;
-      const target = applier.node(message.node);
-      for (const root of roots) if (root.contains(target)) syncNow(root, false);
       sendEvent(message);
-    }, takesKey);
+    }, takesKey, (target) => {
+      // An event from within a synced part: the part as it is now first (its new nodes named).
+      for (const root of roots) if (root.contains(target)) syncNow(root, false);
+    });
     watchParts();
     const storage = {};
     try {
@@ -195,7 +228,9 @@ function start() {
     const scripts = Object.keys(pygames).filter((k) => pygames[k] !== null
       && (typeof pygames[k] === "object" || typeof pygames[k] === "function"));
     post({ start: JSON.stringify({ tree: nodes, href: location.href, storage, family, pygames: scripts,
-                                   width: innerWidth, visibility: document.visibilityState }) });
+                                   width: innerWidth, visibility: document.visibilityState,
+                                   features: [navigator.clipboard && "clipboard", navigator.share && "share"]
+                                     .filter(Boolean) }) });
   }
 
   const progress = (detail) => dispatchEvent(new CustomEvent(PROGRESS_EVENT, { detail }));
@@ -224,7 +259,7 @@ function start() {
     post({ boot: { family, caching: !new URLSearchParams(location.search).has("nosw") } });
   });
   // For the tests: whether every event sent has been answered, and the taps held.
-  pygames.worker = { settled: () => answered === sent && !held.length, held: () => held.length };
+  pygames.worker = { settled: () => answered === sent && !held.length && !dirty.size, held: () => held.length };
 }
 
 if (pythonInWorker()) start();

@@ -392,3 +392,22 @@ def test_a_hostile_name_stays_text_on_the_mirror():
             host.close()
 
     run(scenario())
+
+
+def test_a_file_picked_comes_with_its_event_and_is_read_as_on_the_page():
+    doc = Document.from_tree([["html", {}, [["body", {}, [["input", {"type": "file", "id": "f"}, []]]]]]])
+    field = doc.getElementById("f")
+    assert field.files.length == 0 and field.files.item(0) is None
+    read = []
+
+    async def on_change(event):
+        files = event.target.files
+        read.append((files.length, files.item(0).name, files.item(0).size, await files.item(0).text()))
+        with pytest.raises(MirrorError, match="too big"):
+            await files.item(1).text()
+
+    doc.getElementById("f").addEventListener("change", lambda e: asyncio.run(on_change(e)))
+    doc.dispatch({"node": field.nid, "type": "change", "files": [
+        {"name": "stats.json", "size": 2, "type": "application/json", "text": "{}"},
+        {"name": "huge.json", "size": 10**9, "type": "", "text": None}]})
+    assert read == [(2, "stats.json", 2, "{}")]

@@ -73,6 +73,7 @@ class StatsView:
         on(by_id("stats-clear"), "click", lambda e: self.clear_all())
         on(by_id("stats-import"), "change", self._on_import)
         on(by_id("stats-trouble-ok"), "click", lambda e: show(by_id("stats-trouble"), False))
+        on(window, "pygames-storage-refused", self._on_refused)
         again = by_id("again")
         if again and not by_id("end-stats"):
             button = el("button", text("site.stats.button"), "ghost", type="button", id="end-stats",
@@ -153,6 +154,13 @@ class StatsView:
         elif self.newer:
             self._end_note(text("site.stats.not_counted_newer"))
         else:
+            self._end_note(text("site.stats.not_added_full"))
+
+    def _on_refused(self, event):
+        """The statistics' write refused after the fact (the page's Python in a worker, whose
+        copy of the storage took it: web/worker/worker_host.py): said as a refusal on the
+        spot is (`_record`)."""
+        if event.key == stats.STATS_KEY and not self.newer:
             self._end_note(text("site.stats.not_added_full"))
 
     def _end_note(self, text):

@@ -61,6 +61,31 @@ TEXTS = {"id": "id", "className": "class", "title": "title", "type": "type", "na
          "download": "download", "placeholder": "placeholder", "src": "src", "alt": "alt"}
 
 
+class File:
+    """A file a person picked (``<input type=file>``), as the page sent it with the event: its
+    name, size, type and text (None when it was too big to send: reading it then fails)."""
+
+    def __init__(self, sent):
+        self.name = str(sent.get("name", ""))
+        self.size = int(sent.get("size", 0))
+        self.type = str(sent.get("type", ""))
+        self._text = sent.get("text")
+
+    async def text(self):
+        if self._text is None:
+            raise MirrorError(f"{self.name}: too big to be sent to the worker")
+        return self._text
+
+
+class FileList(list):
+    @property
+    def length(self):
+        return len(self)
+
+    def item(self, i):
+        return self[i] if 0 <= i < len(self) else None
+
+
 class NotInMirror(AttributeError):
     """What Python asked of an element is not held here (layout, an unknown property)."""
 
@@ -473,6 +498,11 @@ class Element(Parent):
     def checked(self):
         return self.live.get("checked", self.hasAttribute("checked"))
 
+    @property
+    def files(self):
+        """The files picked in an ``<input type=file>`` (sent with its change event)."""
+        return FileList(File(f) for f in self.live.get("files", ()))
+
     def _set_live(self, name, value, send=True):
         if name == "checked" and value and self.getAttribute("type") == "radio":
             # one radio of a name checked in its form (or the document)
@@ -731,6 +761,8 @@ class Document(Parent):
             self._set("activeElement", active)
         if message["type"] == "close" and isinstance(target, Element) and target.localName == "dialog":
             target.attrs.pop("open", None)  # closed on the page (Escape, js/dialogs.js's backdrop)
+        if isinstance(target, Element) and isinstance(message.get("files"), list):
+            target.live["files"] = [f for f in message["files"] if isinstance(f, dict)]
         if "visibilityState" in message:
             self._set("visibilityState", str(message["visibilityState"]))
         if message["type"] in ("focus", "focusin") and isinstance(target, Element):

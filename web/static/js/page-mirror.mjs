@@ -132,6 +132,8 @@ export class Applier {
       const message = { node: id, type: event.type };
       for (const name of EVENT_FIELDS) if (event[name] !== undefined) message[name] = event[name];
       Object.assign(message, liveState(target) || {});
+      // The files picked (File objects: the sender reads them, see js/worker-page.mjs).
+      if (target.localName === "input" && target.type === "file" && target.files) message.files = [...target.files];
       this.send(message);
     });
   }

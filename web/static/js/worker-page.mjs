@@ -31,6 +31,9 @@ const FIELD = "input, select, textarea, [contenteditable]:not([contenteditable=f
 /** The parts of the page that its own scripts change after Python has started, which
  *  Python reads: the setup form (js/setup-early.js keeps it working for the page's life). */
 const SYNCED = ["setup-form"];
+/** The largest file a person may pick whose text is sent to the worker (a saved game, the
+ *  statistics: app/stats.py's MAX_TEXT is far below). */
+const MAX_FILE = 4 * 1024 * 1024;
 
 /** Whether the page calls preventDefault on a key Python listens to: the worker hears of it
  *  too late to.  The keys the page's Python takes for itself (its shortcuts: a letter, a
@@ -87,9 +90,22 @@ function start() {
   const post = (message) => worker.postMessage(message);
   let sent = 0;
   let answered = 0;
+  let order = Promise.resolve();  // events wait for a file's text read before them
+  let reading = 0;
   const sendEvent = (message) => {
     sent += 1;
-    post({ event: JSON.stringify(message) });
+    if (!message.files && !reading) {
+      post({ event: JSON.stringify(message) });
+      return;
+    }
+    reading += 1;
+    const files = message.files || [];
+    order = order.then(async () => {
+      message.files = await Promise.all(files.map(async (f) => ({ name: f.name, size: f.size, type: f.type,
+        text: f.size <= MAX_FILE ? await f.text().catch(() => null) : null })));
+      if (!files.length) delete message.files;
+      post({ event: JSON.stringify(message) });
+    }).finally(() => { reading -= 1; });
   };
   const windowEvent = (type) => addEventListener(type, (event) => {
     let detail = null;

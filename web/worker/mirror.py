@@ -77,15 +77,6 @@ class File:
         return self._text
 
 
-class FileList(list):
-    @property
-    def length(self):
-        return len(self)
-
-    def item(self, i):
-        return self[i] if 0 <= i < len(self) else None
-
-
 class NotInMirror(AttributeError):
     """What Python asked of an element is not held here (layout, an unknown property)."""
 
@@ -501,7 +492,7 @@ class Element(Parent):
     @property
     def files(self):
         """The files picked in an ``<input type=file>`` (sent with its change event)."""
-        return FileList(File(f) for f in self.live.get("files", ()))
+        return NodeList(File(f) for f in self.live.get("files", ()))  # (a FileList reads the same)
 
     def _set_live(self, name, value, send=True):
         if name == "checked" and value and self.getAttribute("type") == "radio":

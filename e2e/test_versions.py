@@ -82,6 +82,10 @@ def test_a_tab_stops_rather_than_write_over_a_newer_versions_game(context, site_
     b.store("match", newer)
     a.page.bring_to_front()
     for _ in range(3):  # (before the fix, the first click followed nothing and the second wrote)
+        # A control to click, once the table has one again (a loaded machine draws late),
+        # unless the tab has stopped already.
+        a.page.wait_for_function("s => !document.getElementById('error').hidden || !!document.querySelector(s)",
+                                 arg=ACTION_CONTROLS)
         a.page.evaluate("s => document.querySelector(s)?.click()", ACTION_CONTROLS)
         a.page.wait_for_timeout(300)
     a.page.wait_for_function("() => !document.getElementById('error').hidden")

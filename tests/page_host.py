@@ -12,6 +12,7 @@ page would; `close` puts ``sys.modules`` back.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import sys
 import time
 import types
@@ -113,6 +114,14 @@ def worker_scope():
 def window(url, storage=None):
     """The worker's window (worker_host.Window) on `worker_scope`."""
     return Window(url, storage, fallback=worker_scope())
+
+
+def run(coroutine):
+    """`coroutine` run to its end on a loop of its own, in a thread of its own: the browser
+    tests run in the same process (pytest-xdist gives a worker both kinds), and Playwright's
+    loop holds this thread's."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 class Response:

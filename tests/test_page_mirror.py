@@ -13,8 +13,6 @@ worker (issue 24), checked on its own, then under the page's real modules.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import gc
 import json
 
@@ -23,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mirror import Document, Element, MirrorError, NotInMirror, Text
 from mirror_changes import CHANGE_KINDS, make_change
-from page_host import Host
+from page_host import Host, run
 
 from pygames import FAMILIES
 
@@ -326,13 +324,6 @@ def test_replaying_the_operations_gives_the_same_page(changes):
 FAMILY_IDS = sorted(FAMILIES)
 
 
-def run(coroutine):
-    """The page's loop on a thread of its own: the browser tests run in the same process
-    (pytest-xdist gives a worker both kinds), and Playwright's holds this thread's."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
-
-
 async def play_out(host: Host, limit: int = 1000) -> int:
     """Play the match to its end by clicks (`Host.step`); the number of clicks."""
     for clicks in range(limit):
@@ -406,8 +397,10 @@ def test_a_file_picked_comes_with_its_event_and_is_read_as_on_the_page():
         with pytest.raises(MirrorError, match="too big"):
             await files.item(1).text()
 
-    doc.getElementById("f").addEventListener("change", lambda e: asyncio.run(on_change(e)))
+    pending = []
+    doc.getElementById("f").addEventListener("change", lambda e: pending.append(on_change(e)))
     doc.dispatch({"node": field.nid, "type": "change", "files": [
         {"name": "stats.json", "size": 2, "type": "application/json", "text": "{}"},
         {"name": "huge.json", "size": 10**9, "type": "", "text": None}]})
+    run(pending.pop())
     assert read == [(2, "stats.json", 2, "{}")]

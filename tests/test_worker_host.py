@@ -12,7 +12,7 @@ import types
 
 import build
 import pytest
-from page_host import APP_MODULES, page_tree, worker_scope
+from page_host import APP_MODULES, page_tree, run, worker_scope
 from worker_host import Bridge, Window
 
 
@@ -95,7 +95,7 @@ def test_a_page_runs_through_the_bridge(pyodide_stub):
         fetched.append(url)
         return types.SimpleNamespace(ok=False)
 
-    async def run():
+    async def bridged():
         tree = page_tree(build.family_pages()["yams.html"])
         bridge = Bridge(lambda text: batches.append(json.loads(text)), fetch,
                         fallback=worker_scope(),
@@ -126,7 +126,7 @@ def test_a_page_runs_through_the_bridge(pyodide_stub):
             bridge.close()
 
     try:
-        asyncio.run(run())
+        run(bridged())
     finally:
         messages._loaded.clear()
         messages._loaded.update(words[0])
@@ -135,7 +135,7 @@ def test_a_page_runs_through_the_bridge(pyodide_stub):
 
 
 def test_the_clipboard_and_the_share_sheet_are_asked_of_the_page_and_answered():
-    async def run():
+    async def asked():
         win, ops = window(features=["clipboard"])
         assert getattr(win.navigator, "share", None) is None  # this browser has none
         copied = win.navigator.clipboard.writeText("https://x/#r=1")
@@ -153,7 +153,7 @@ def test_the_clipboard_and_the_share_sheet_are_asked_of_the_page_and_answered():
         sharing.getSelection().selectAllChildren(types.SimpleNamespace(nid=7))
         assert ops2 == [["ak", 0, "share", [{"text": "Défi"}], 1], ["sl", 0, 7]]
 
-    asyncio.run(run())
+    run(asked())
 
 
 def test_a_write_the_page_refused_is_taken_back_and_the_next_ones_refused_here():

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import time
 import types
 import urllib.parse
 
@@ -386,7 +385,6 @@ class Bridge:
         self.window = Window(data["href"], data.get("storage") or {}, record=self._record,
                              fallback=self._fallback, pygames=data.get("pygames") or (),
                              width=data.get("width", 1280), features=data.get("features") or ())
-        self.window.pygames.__dict__["startedAt"] = time.time()
         self.document.watch(self._changed)
         self._saved = install(self.document, self.window, self._page_fetch, self._to_js, self._forget)
         import shell  # noqa: PLC0415  (the page's, on this mirror)

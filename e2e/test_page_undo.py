@@ -263,7 +263,7 @@ def test_yams_zero_question_cancelled_after_a_click_that_left_the_focus_on_the_p
 
     for close in (lambda: page.click("#confirm-cancel"), lambda: page.keyboard.press("Escape"), backdrop):
         page.evaluate(click_unfocused, zero)
-        assert dialog.is_visible()
+        dialog.wait_for(state="visible", timeout=5_000)  # (Python may answer a message later)
         page.evaluate("() => { document.getElementById('live').textContent = ''; }")
         close()
         assert dialog.is_hidden()

@@ -157,9 +157,13 @@ def test_reflected_properties_write_attributes_and_say_nothing_when_unchanged():
     assert go.classList.toggle("rolling") is True
     go.ariaPressed = "true"
     go.style.setProperty("--play-h", "12px")
+    go.style.marginLeft = "3.5%"  # (by its camelCase name, as the Dé Landais' bars are placed)
+    go.style.marginLeft = ""
     assert doc.take() == [["at", go.nid, "hidden", ""], ["at", go.nid, "class", "primary"],
                           ["at", go.nid, "data-seat-name", "Léa"], ["at", go.nid, "class", "primary rolling"],
-                          ["at", go.nid, "aria-pressed", "true"], ["st", go.nid, "--play-h", "12px"]]
+                          ["at", go.nid, "aria-pressed", "true"], ["st", go.nid, "--play-h", "12px"],
+                          ["st", go.nid, "margin-left", "3.5%"], ["st", go.nid, "margin-left", None]]
+    assert go.style.marginLeft == "" and go.style.getPropertyValue("--play-h") == "12px"
     assert (go.hidden, go.dataset.seatName, go.dataset.missing, go.getAttribute("aria-pressed")) == \
         (True, "Léa", None, "true")
 
@@ -299,6 +303,34 @@ def test_a_part_the_page_changed_is_taken_as_the_page_has_it():
     assert doc.take() == [["at", -1, "data-x", "1"]]
     with pytest.raises(MirrorError):
         doc.sync([12345, "form", {}, [], None])  # not a part the mirror knows
+
+
+def test_a_part_walked_before_python_s_last_changes_keeps_them():
+    """The page walks a part while Python's batch is on its way (the paper scores' labels,
+    relabelled as a name is typed): the nodes changed in that batch stay as Python left
+    them; the rest is taken from the page."""
+    doc = page()
+    form, go = doc.getElementById("f"), doc.getElementById("go")
+    fieldset = doc.getElementById("fs")
+    form.setAttribute("data-owner", "python")
+    assert doc.take()
+    seen = 1  # the page has applied that batch, the first
+    go.textContent = "Jouer"  # a second batch, not applied on the page yet
+    label = doc.createElement("label")
+    label.textContent = "Paul"
+    fieldset.appendChild(label)
+    assert doc.take()
+    old_text = [go.firstChild.nid, "Partir"]  # (the page's node, which Python replaced)
+    part = [form.nid, "form", {"id": "f", "data-owner": "page"}, [
+        [fieldset.nid, "fieldset", {"id": "fs"}, [], None],
+        [go.nid, "button", {"id": "go"}, [old_text], None],
+    ], None]
+    doc.sync(part, seen)
+    assert form.getAttribute("data-owner") == "page"  # not changed by Python since
+    assert go.textContent == "Jouer" and label.parentNode is fieldset and fieldset.lastChild is label
+    assert go.parentNode is form and fieldset.parentNode is form
+    doc.sync(part, seen + 1)  # walked after that batch: the page's (its script changed them)
+    assert go.textContent == "Partir" and label.parentNode is None
 
 
 # --- every change recorded (property) ------------------------------------------------------

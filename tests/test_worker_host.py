@@ -51,15 +51,46 @@ def test_the_address_history_and_reload_are_operations():
 
 
 def test_the_page_scripts_are_the_ones_the_page_named():
-    win, ops = window(pygames=["early", "joy"])
-    assert getattr(win.pygames, "setup", None) is None  # the page has none
-    win.pygames.early.play()
-    win.pygames.joy.celebrate("Yams !", True, "win")
-    win.pygames.readyAt = 12.5
-    win.pygames.box = object()  # not a value the page can take: said as null
-    assert ops == [["pc", 0, "early.play", []], ["pc", 0, "joy.celebrate", ["Yams !", True, "win"]],
-                   ["pg", 0, "readyAt", 12.5], ["pg", 0, "box", None]]
-    assert win.pygames.readyAt == 12.5
+    async def calls():
+        win, ops = window(pygames=["early", "joy"])
+        assert getattr(win.pygames, "setup", None) is None  # the page has none
+        win.pygames.early.play()
+        win.pygames.joy.celebrate("Yams !", True, "win")
+        win.pygames.readyAt = 12.5
+        win.pygames.box = object()  # not a value the page can take: said as null
+        assert ops == [["pc", 0, "early.play", [], 1], ["pc", 0, "joy.celebrate", ["Yams !", True, "win"], 2],
+                       ["pg", 0, "readyAt", 12.5], ["pg", 0, "box", None]]
+        assert win.pygames.readyAt == 12.5
+
+    run(calls())
+
+
+def test_a_page_script_answers_what_python_awaits():
+    """duo's calls: a value the page sent at first answers at once; a node goes as its id;
+    the page's answer (its promise's value, or its refusal) settles the awaited call; a
+    window event's detail is read as a JS object's fields."""
+    from mirror import Document  # noqa: PLC0415
+
+    async def calls():
+        win, ops = window(pygames=["duo"], values={"duo.supported": True})
+        assert win.pygames.duo.supported() is True and ops == []
+        canvas = Document.from_tree([["canvas", {"id": "qr"}, []]]).getElementById("qr")
+        offer = win.pygames.duo.offer()
+        drawn = win.pygames.duo.draw(canvas, "https://x")
+        assert ops == [["pc", 0, "duo.offer", [], 1], ["pc", 0, "duo.draw", [{"$node": canvas.nid}, "https://x"], 2]]
+        win.dispatch({"window": "answer", "token": 2, "ok": False, "error": "no canvas"})
+        win.dispatch({"window": "answer", "token": 1, "ok": True, "value": "v=0 sdp"})
+        win.dispatch({"window": "answer", "token": 1, "ok": True, "value": "again"})  # once only
+        assert await offer == "v=0 sdp"
+        with pytest.raises(RuntimeError, match="no canvas"):
+            await drawn
+        win.pygames.duo.send("hello")  # answered or not, nothing waits on it
+        seen = []
+        win.addEventListener("pygames-duo", lambda e: seen.append((e.detail.kind, e.detail.data)))
+        win.dispatch({"window": "pygames-duo", "detail": {"kind": "message", "data": "{}"}})
+        assert seen == [("message", "{}")]
+
+    run(calls())
 
 
 def test_the_rest_is_the_worker_s_own():
@@ -106,7 +137,8 @@ def test_a_page_runs_through_the_bridge(pyodide_stub):
                 "storage": {}, "family": "yams", "pygames": ["early"]}))
             assert shell is not None and batches
             first = [op for batch in batches for op in batch]
-            assert ["pc", 0, "early.release", []] in first and ["pc", 0, "early.play", []] in first
+            calls = [op[2] for op in first if op[0] == "pc"]
+            assert "early.release" in calls and "early.play" in calls
             assert any(op[:3] == ["pg", 0, "readyAt"] for op in first)
             start = bridge.document.getElementById("start")
             batches.clear()

@@ -402,7 +402,7 @@ class GamePage:
 
     def _wait_actions(self, test: str, n: int, timeout: int) -> None:
         self.page.wait_for_function(
-            f"([k, n]) => JSON.parse(localStorage.getItem(k)).record.actions.length {test} n",
+            f"([k, n]) => (JSON.parse(localStorage.getItem(k))?.record?.actions.length ?? -1) {test} n",
             arg=[self.key("match"), n], timeout=timeout)
 
     def wait_actions_above(self, n: int, timeout: int = TURN_TIMEOUT_MS) -> None:

@@ -49,6 +49,8 @@ import weakref
 SVG = "svg"
 #: Methods the page runs on an element when Python calls them here (after the changes
 #: made before them).
+#: The operations that change the node they name (Document._touch); "rm" changes its parent.
+_TOUCHING = frozenset({"da", "in", "at", "st", "pr", "do"})
 CALLS = frozenset({"focus", "blur", "showModal", "close", "scrollIntoView", "select", "click"})
 #: Elements that take :disabled.
 FORM_CONTROLS = frozenset({"BUTTON", "INPUT", "SELECT", "TEXTAREA", "OPTGROUP", "OPTION", "FIELDSET"})
@@ -102,6 +104,7 @@ class NodeList(list):
 
 class Node:
     nodeType = 0
+    _batch = 0  # the last batch of operations that changed it (Document._touch)
 
     def __init__(self, doc, nid):
         object.__setattr__(self, "ownerDocument", doc)
@@ -227,6 +230,7 @@ class Parent(Node):
         if node is before:
             return node
         if node.parentNode is not None:
+            self.ownerDocument._touch(node.parentNode)
             old = node.parentNode.childNodes
             del old[_index(old, node)]
         kids = self.childNodes
@@ -243,6 +247,7 @@ class Parent(Node):
             raise MirrorError("not a child of this node")
         del self.childNodes[_index(self.childNodes, node)]
         node._set("parentNode", None)
+        self.ownerDocument._touch(self)
         self.ownerDocument._op("rm", node.nid)
         return node
 
@@ -372,6 +377,22 @@ class Style:
 
     def getPropertyValue(self, name):
         return self._props.get(name, "")
+
+    # ``style.backgroundColor = "red"``: a property by its camelCase name ("" removes it)
+    @staticmethod
+    def _css(name):
+        return re.sub(r"[A-Z]", lambda m: "-" + m.group().lower(), name)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.getPropertyValue(self._css(name))
+
+    def __setattr__(self, name, value):
+        if value is None or value == "":
+            self.removeProperty(self._css(name))
+        else:
+            self.setProperty(self._css(name), value)
 
 
 class Element(Parent):
@@ -570,6 +591,7 @@ class Document(Parent):
         self._set("_listeners", {})
         self._set("activeElement", None)
         self._set("_watch", None)  # called at each operation recorded (worker_host: a flush)
+        self._set("_batches", 0)  # the batches of operations taken so far (each one sent)
         super().__init__(self, 0)
 
     # numbering and operations
@@ -580,8 +602,15 @@ class Document(Parent):
 
     def _op(self, *op):
         self._ops.append(list(op))
+        if op[0] in _TOUCHING:
+            self._touch(self._nodes.get(op[1]))
         if self._watch is not None:
             self._watch()
+
+    def _touch(self, node):
+        """`node` changes in the batch being recorded (see `sync`'s ``seen``)."""
+        if node is not None:
+            node._set("_batch", self._batches + 1)
 
     def watch(self, callback):
         """Have `callback()` called whenever an operation is recorded (once per batch is the
@@ -611,6 +640,8 @@ class Document(Parent):
         if freed:  # a new list first: the collector may free more while this one is read
             self._set("_freed", [])
             ops.append(["fr", 0, sorted(freed)])
+        if ops:  # (each batch taken is sent, and applied by the page in order)
+            self._set("_batches", self._batches + 1)
         return ops
 
     def _free(self, nid):
@@ -690,19 +721,26 @@ class Document(Parent):
         return doc
 
     # the page's own scripts' changes
-    def sync(self, item):
+    def sync(self, item, seen=None):
         """A part of the page as the page's own scripts left it (js/setup-early.js keeps the
         setup form working on the page, js/worker-page.mjs sends it again after it changed
         it): ``[id, tag, {attribute: value}, [children], live]`` for an element, ``[id,
         text]`` for a text node, each with the page's number for it (a node the page made
         has a negative one).  The mirror takes it as it is: the nodes it knows keep their
         identity (Python's references stay good), the others are made, the ones left out
-        leave the tree; nothing is recorded (the page has it already).  Returns the part's
-        root."""
+        leave the tree; nothing is recorded (the page has it already).  `seen`: how many
+        batches of operations the page had applied when it walked the part; a node Python
+        changed in a later one (still on its way) is kept as Python left it, whole.
+        Returns the part's root."""
         if not isinstance(item, list) or not item or not isinstance(self._nodes.get(item[0]), Element):
             raise MirrorError(f"not a part of the page the mirror knows: {str(item)[:80]}")
 
+        def stale(node):
+            return seen is not None and node is not None and node._batch > seen
+
         def build(item, ns=None):
+            if stale(self._nodes.get(item[0])):
+                return self._nodes[item[0]]
             if len(item) == 2:
                 nid, data = item
                 node = self._nodes.get(nid)

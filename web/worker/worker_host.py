@@ -121,20 +121,31 @@ class History:
 
 class PageObject:
     """One of the page's scripts' objects (``window.pygames.early`` …): calling a method of
-    it is an operation, ``["pc", 0, "early.play", [args]]``, which the page runs in order;
-    it answers nothing back (none of the calls the page's Python makes needs an answer)."""
+    it is an operation, ``["pc", 0, "early.play", [args], token]``, which the page runs in
+    order.  A node among the arguments goes as ``{"$node": id}``.  The call hands back a
+    future (`Asked`) that the page's answer settles: the method's value, or its promise's
+    once settled (duo's offer(), draw() …).  A method whose value the page sent with its first message (``values``:
+    ``duo.supported``) answers at once, with no operation."""
 
-    def __init__(self, path, record):
+    def __init__(self, path, record, asked=None, values=None):
         object.__setattr__(self, "_path", path)
         object.__setattr__(self, "_record", record)
+        object.__setattr__(self, "_asked", asked)
+        object.__setattr__(self, "_values", values if values is not None else {})
 
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
-        return PageObject(f"{self._path}.{name}", self._record)
+        return PageObject(f"{self._path}.{name}", self._record, self._asked, self._values)
 
     def __call__(self, *args):
-        self._record("pc", 0, self._path, list(args))
+        if self._path in self._values:
+            return self._values[self._path]
+        args = [{"$node": a.nid} if hasattr(a, "nid") else _plain(a) for a in args]
+        if self._asked is None:
+            self._record("pc", 0, self._path, args)
+            return None
+        return self._asked.ask_call(self._path, args)
 
 
 class Pygames:
@@ -142,14 +153,16 @@ class Pygames:
     the values Python sets on it (``readyAt`` …), which the page sets too (``["pg", 0, name,
     value]``)."""
 
-    def __init__(self, names, record):
+    def __init__(self, names, record, asked=None, values=None):
         object.__setattr__(self, "_names", set(names or ()))
         object.__setattr__(self, "_record", record)
+        object.__setattr__(self, "_asked", asked)
+        object.__setattr__(self, "_values", dict(values or {}))
 
     def __getattr__(self, name):
         if name.startswith("_") or name not in self._names:
             raise AttributeError(name)
-        return PageObject(name, self._record)
+        return PageObject(name, self._record, self._asked, self._values)
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
@@ -168,19 +181,31 @@ class Asked:
         self._waiting = {}
         self._next = 0
 
-    def ask(self, what, *args):
+    def _future(self):
         self._next += 1
         future = asyncio.get_event_loop().create_future()
+        # (a refusal nobody awaits is not an error of the worker's: marked as seen)
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
         self._waiting[self._next] = future
-        self._record("ak", 0, what, list(args), self._next)
+        return future, self._next
+
+    def ask(self, what, *args):
+        future, token = self._future()
+        self._record("ak", 0, what, list(args), token)
         return future
 
-    def answer(self, token, ok, error=None):
+    def ask_call(self, path, args):
+        """A page script's method (`PageObject`): answered only if it returns a promise."""
+        future, token = self._future()
+        self._record("pc", 0, path, args, token)
+        return future
+
+    def answer(self, token, ok, error=None, value=None):
         future = self._waiting.pop(token, None)
         if future is None or future.done():
             return
         if ok:
-            future.set_result(None)
+            future.set_result(value)
         else:
             future.set_exception(RuntimeError(str(error or "refused")))
 
@@ -222,14 +247,14 @@ class Window:
     ``share``)."""
 
     def __init__(self, url, storage=None, *, record=None, fallback=None, pygames=(), width=1280,
-                 features=()):
+                 features=(), values=None):
         self._record = record or (lambda *op: None)
         self._fallback = fallback
         self._asked = Asked(self._record)
         self.location = Location(url, self._record)
         self.history = History(self.location, self._record)
         self.localStorage = Storage(storage, self._record)
-        self.pygames = Pygames(pygames, self._record)
+        self.pygames = Pygames(pygames, self._record, self._asked, values)
         self.console = types.SimpleNamespace(error=self._error, log=lambda *a: None)
         self.navigator = Navigator(self._asked, set(features))
         self.innerWidth = width
@@ -263,7 +288,8 @@ class Window:
         the copy first; a ``hashchange`` the address."""
         type_ = message["window"]
         if type_ == "answer":
-            self._asked.answer(message.get("token"), bool(message.get("ok")), message.get("error"))
+            self._asked.answer(message.get("token"), bool(message.get("ok")), message.get("error"),
+                               message.get("value"))
             return
         if type_ == "pygames-storage-refused" and isinstance(message.get("key"), str):
             self.localStorage.refused(message["key"], message.get("value"), message.get("used"))
@@ -271,8 +297,11 @@ class Window:
             self.localStorage.heard(message["key"], message.get("newValue"))
         if type_ == "hashchange" and isinstance(message.get("href"), str):
             self.location._go(message["href"])
+        detail = message.get("detail")
+        if isinstance(detail, dict):  # read as a JS object's fields (duo's detail.kind)
+            detail = types.SimpleNamespace(**{str(k): v for k, v in detail.items()})
         event = types.SimpleNamespace(type=type_, key=message.get("key"), newValue=message.get("newValue"),
-                                      detail=message.get("detail"), preventDefault=lambda: None)
+                                      detail=detail, preventDefault=lambda: None)
         for handler in list(self.listeners.get(type_, ())):
             handler(event)
 
@@ -378,13 +407,15 @@ class Bridge:
 
     def start(self, message):
         """The page's first message (JSON): ``{"tree", "href", "storage", "family",
-        "pygames": [names], "width", "visibility", "features": ["clipboard", "share"]}``."""
+        "pygames": [names], "width", "visibility", "features": ["clipboard", "share"],
+        "values": {"duo.supported": bool}}``."""
         data = json.loads(message)
         self.document = Document.from_tree(data["tree"])
         self.document._set("visibilityState", data.get("visibility", "visible"))
         self.window = Window(data["href"], data.get("storage") or {}, record=self._record,
                              fallback=self._fallback, pygames=data.get("pygames") or (),
-                             width=data.get("width", 1280), features=data.get("features") or ())
+                             width=data.get("width", 1280), features=data.get("features") or (),
+                             values=data.get("values") or {})
         self.document.watch(self._changed)
         self._saved = install(self.document, self.window, self._page_fetch, self._to_js, self._forget)
         import shell  # noqa: PLC0415  (the page's, on this mirror)
@@ -409,11 +440,11 @@ class Bridge:
     def event(self, message):
         """An event of the page (JSON): a node's (mirror.Document.dispatch), the window's
         (``{"window": type, …}``), or a part of the page its scripts changed (``{"sync":
-        part, "change": bool}``)."""
+        part, "change": bool, "seen": batches applied}``)."""
         data = json.loads(message)
         try:
             if "sync" in data:  # a part the page's own scripts changed (mirror.Document.sync)
-                root = self.document.sync(data["sync"])
+                root = self.document.sync(data["sync"], data.get("seen"))
                 if data.get("change"):  # not with an event: as if the part had changed
                     self.document.dispatch({"node": root.nid, "type": "change"})
             elif "window" in data:

@@ -114,13 +114,27 @@ function start() {
     } catch {}  // not data: left out
     sendEvent({ window: type, key: event.key ?? null, newValue: event.newValue ?? null, detail, href: location.href });
   });
-  const pageCall = (path, args) => {
-    let self = pygames;
-    const names = path.split(".");
-    const last = names.pop();
-    for (const name of names) self = self?.[name];
-    if (typeof self?.[last] !== "function") throw new Error(`worker-page: no pygames.${path}`);
-    return self[last](...args);
+  const answer = (token, ok, value, error) => {
+    if (value !== undefined && value !== null) {
+      try { value = JSON.parse(JSON.stringify(value)); } catch { value = null; }  // data only
+    }
+    sendEvent({ window: "answer", token, ok, value: value ?? null, error: error ? String(error) : null });
+  };
+  const pageCall = (path, args, token) => {  // worker_host.PageObject: answered when settled
+    let result;
+    try {
+      let self = pygames;
+      const names = path.split(".");
+      const last = names.pop();
+      for (const name of names) self = self?.[name];
+      if (typeof self?.[last] !== "function") throw new Error(`worker-page: no pygames.${path}`);
+      result = self[last](...args.map((a) => (a && typeof a === "object" && "$node" in a ? applier.node(a.$node) : a)));
+    } catch (err) {
+      console.error(err);
+      result = Promise.reject(err);
+    }
+    if (token === undefined) return;
+    Promise.resolve(result).then((value) => answer(token, true, value), (err) => answer(token, false, null, err));
   };
   const windowOps = {
     ls: (key, value) => {
@@ -144,13 +158,12 @@ function start() {
     hr: (url) => history.replaceState(history.state, "", url ?? location.href),
     rl: () => location.reload(),
     pg: (name, value) => { pygames[name] = name === "readyAt" ? performance.now() : value; },
-    pc: (path, args) => pageCall(path, args),
+    pc: (path, args, token) => pageCall(path, args, token),
     wo: (type) => windowEvent(type),
     sc: (args) => scrollTo(...args),
     ce: (text) => console.error(text),
     sl: (id) => getSelection()?.selectAllChildren(applier.node(id)),
     ak: (what, args, token) => {  // within the click's transient activation (worker_host.Asked)
-      const answer = (ok, error) => sendEvent({ window: "answer", token, ok, error: error ? String(error) : null });
       let promise;
       try {
         promise = what === "clipboard" ? navigator.clipboard.writeText(args[0])
@@ -158,7 +171,7 @@ function start() {
       } catch (err) {
         promise = Promise.reject(err);
       }
-      Promise.resolve(promise).then(() => answer(true), (err) => answer(false, err));
+      Promise.resolve(promise).then(() => answer(token, true), (err) => answer(token, false, null, err));
     },
   };
   // The synced parts (SYNCED): whatever the page's scripts change in them (a player row
@@ -186,7 +199,7 @@ function start() {
   const dirty = new Set();
   const syncNow = (root, change) => {
     dirty.delete(root);
-    sendEvent({ sync: part(root), change });
+    sendEvent({ sync: part(root), change, seen: applied });
   };
   const syncLater = (root) => {
     if (dirty.has(root)) return;
@@ -205,7 +218,9 @@ function start() {
     }
   }
 
+  let applied = 0;  // batches: a part is sent with how many were (mirror.py's sync `seen`)
   const apply = (ops) => {
+    applied += 1;
     let called = false;
     for (const op of ops) {
       const run = windowOps[op[0]];
@@ -234,6 +249,16 @@ function start() {
       for (const root of roots) if (root.contains(target)) syncNow(root, false);
     });
     watchParts();
+    // A field's value as the person leaves it, whether Python listens to it or not (it reads
+    // some only when a button is pressed: duo's #duo-answer): sent before the event's own.
+    const live = ({ target }) => {
+      const id = applier.idOf(target);
+      if (id !== undefined && target.matches?.("input, select, textarea")) {
+        sendEvent({ node: id, type: "pygames-live", ...liveState(target) });
+      }
+    };
+    addEventListener("input", live, true);
+    addEventListener("change", live, true);
     const storage = {};
     try {
       for (let i = 0; i < localStorage.length; i++) {
@@ -243,8 +268,11 @@ function start() {
     } catch {}  // no storage (a private mode's refusal): Python finds none
     const scripts = Object.keys(pygames).filter((k) => pygames[k] !== null
       && (typeof pygames[k] === "object" || typeof pygames[k] === "function"));
+    // What Python asks of a page script and must know at once (worker_host.PageObject).
+    const values = {};
+    try { if (pygames.duo?.supported) values["duo.supported"] = Boolean(pygames.duo.supported()); } catch {}
     post({ start: JSON.stringify({ tree: nodes, href: location.href, storage, family, pygames: scripts,
-                                   width: innerWidth, visibility: document.visibilityState,
+                                   width: innerWidth, visibility: document.visibilityState, values,
                                    features: [navigator.clipboard && "clipboard", navigator.share && "share"]
                                      .filter(Boolean) }) });
   }

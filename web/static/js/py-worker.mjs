@@ -13,15 +13,18 @@
 // 3. then each {event: JSON} from the page goes to Python, and each batch of operations
 //    Python records goes to the page as {ops: JSON} (web/worker/mirror.py says what they mean).
 //
-// In first: {boot: {family, caching}} (caching: false with `?nosw`, no Cache Storage read).
+// In first: {boot: {family, caching, steady}} (caching: false with `?nosw`, no Cache Storage
+// read; steady: js/steady-fetch.mjs's {stallMs} on a first visit, else null).
 // Out, besides: {done: 1} after each event's batch, {restored: from} or {skipped: why} for
 // the snapshot, {stage: name, ms} as it goes (the page keeps them in pygames.boot.stages),
-// {failed: text} when Python cannot start, {error: text} for an error after that.
+// {retry: why} when a download is tried again, {failed: text} when Python cannot start,
+// {error: text} for an error after that.
 // No DOM here and none needed: Python draws on its mirror; Blob, URL, Date and Intl are the
 // worker's own (worker_host.Window hands them out).
 import { loadPyodide } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
-import { WASM_FAILURE_LOG, restoreOptions, writeFiles } from "./runtime-internals.mjs";
+import { loadWatched, restoreOptions, writeFiles } from "./runtime-internals.mjs";
 import { INFLATED, check, expand, fetchStdlib, keepStdlib, keptStdlib, loadSnapshot } from "./snapshot-inflate.mjs";
+import { steadyFetch } from "./steady-fetch.mjs";
 import { readTarGz } from "./untar.mjs";
 
 const RUNTIME = /* build: runtime */ null;
@@ -31,8 +34,15 @@ const stage = (name) => postMessage({ stage: name, ms: performance.now() });
 let bridge = null;
 const early = [];  // the page's events before Python is there (none, in practice)
 
+// A first visit (the page not yet controlled by the service worker): the downloads go through
+// js/steady-fetch.mjs, as on the page, with the page's wait ({stallMs}, boot.steady); each
+// new try is told to the page ({retry: why}: pygames.boot.retries, "pygames:retrying").
+let STEADY = null;
+const retried = (why) => postMessage({ retry: why });
+const steady = (url) => (STEADY ? steadyFetch(url, { ...STEADY, retried }) : fetch(url));
+
 const readArchive = async (name) => {
-  const response = await fetch(new URL(`../${name}`, import.meta.url));
+  const response = await steady(new URL(`../${name}`, import.meta.url).href);
   if (!response.ok) throw new Error(`${name}: ${response.status}`);
   return readTarGz(response);
 };
@@ -59,36 +69,19 @@ async function cachedSnapshot() {
 async function stdlibZip(url, caching) {
   const kept = caching ? await keptStdlib(url, RUNTIME.stdlib_sha256).catch(() => null) : null;
   if (kept) return kept;
-  const bytes = await fetchStdlib(new URL(RUNTIME.stdlib_xz, BASE).href, RUNTIME.stdlib_sha256);
+  const bytes = await fetchStdlib(new URL(RUNTIME.stdlib_xz, BASE).href, RUNTIME.stdlib_sha256,
+    STEADY && { ...STEADY, retried });
   if (caching) setTimeout(() => keepStdlib(url, bytes.slice()).catch(() => {}), 0);
   return bytes;
 }
 
-// Pyodide with the zip served from `zip` (its fetch of stdLibURL answered here) and a wasm
-// that fails to instantiate turned into an error (js/runtime-internals.mjs, WASM_FAILURE_LOG).
-async function load(options, zip) {
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
-    if (zip && url === options.stdLibURL) return zip.then((bytes) => new Response(bytes), () => realFetch(input, init));
-    return realFetch(input, init);
-  };
-  const warn = console.warn;
-  let failed;
-  const failure = new Promise((_, reject) => { failed = reject; });
-  console.warn = (...args) => {
-    if (String(args[0]).includes(WASM_FAILURE_LOG)) failed(new Error("Python's WebAssembly could not be instantiated"));
-    return warn(...args);
-  };
-  try {
-    return await Promise.race([loadPyodide(options), failure]);
-  } finally {
-    globalThis.fetch = realFetch;
-    console.warn = warn;
-  }
-}
+// Pyodide watched as on the page (js/runtime-internals.mjs loadWatched): the zip from `zip`,
+// the WebAssembly steady on a first visit, a failed instantiation an error.
+const load = (options, zip) => loadWatched(loadPyodide, options,
+  { zip, steady: STEADY ? steady : null, base: BASE.href });
 
-async function boot(family, caching) {
+async function boot(family, caching, steadyOptions) {
+  STEADY = steadyOptions || null;
   stage("start");
   const own = RUNTIME.pages?.[family];
   const files = Promise.all([own ? RUNTIME.shared : null, own ?? RUNTIME.package]
@@ -140,7 +133,7 @@ function handle(event) {
 
 onmessage = ({ data }) => {
   if (data.boot) {
-    boot(data.boot.family, data.boot.caching).catch((err) => postMessage({ failed: String(err?.stack || err) }));
+    boot(data.boot.family, data.boot.caching, data.boot.steady).catch((err) => postMessage({ failed: String(err?.stack || err) }));
   } else if (data.start) {
     try {
       bridge.start(data.start);

@@ -46,7 +46,8 @@
 //   stall, js/steady-fetch.mjs), retries (why, each time one was)}.
 import { loadPyodide as loadVendored, version } from /* build: pyodide_module */ "../vendor/pyodide/pyodide.mjs";
 import { INFLATED, check, expand, fetchStdlib, keepStdlib, keptStdlib } from "./snapshot-inflate.mjs";
-import { PROGRESS_EVENT, WASM_FAILURE_LOG, dropWorkerHooks, pythonInWorker, restoreOptions, writeFiles } from "./runtime-internals.mjs";
+import { PROGRESS_EVENT, dropWorkerHooks, loadWatched as watched, pythonInWorker, restoreOptions, writeFiles }
+  from "./runtime-internals.mjs";
 import { steadyFetch, stallMs } from "./steady-fetch.mjs";
 import { readTarGz } from "./untar.mjs";
 
@@ -287,38 +288,14 @@ async function cachedSnapshot() {
 const sinks = { stdout: (s) => console.log(s), stderr: (s) => console.error(s) };
 const forward = { stdout: (s) => sinks.stdout(s), stderr: (s) => sinks.stderr(s) };
 
-// Pyodide 314 only logs a wasm that fails to instantiate ("wasm instantiation failed!") and
-// then waits forever: turn that message into an error, so that the page says it cannot start.
-// While Pyodide loads, its fetch of the standard library's zip gets the bytes inflated from
-// the .xz (js/runtime-internals.mjs, 8); any other fetch goes on as usual.
-function loadWatched(options) {
-  const realFetch = globalThis.fetch;
-  const served = stdlibBytes && options.stdLibURL === STDLIB_URL;
-  const fetching = function (input, init) {
-    if (served && String(input instanceof Request ? input.url : input) === STDLIB_URL) {
-      stage("stdlib asked");
-      return stdlibBytes.then((bytes) => new Response(bytes), () => realFetch(input, init));
-    }
-    // Python's WebAssembly (pyodide.asm.wasm, the largest download) on a first visit.
-    const url = String(input instanceof Request ? input.url : input);
-    if (STEADY && !init?.method && url.startsWith(BASE.href) && url.endsWith(".wasm")) return steady(url);
-    return realFetch(input, init);
-  };
-  if (served) globalThis.fetch = fetching;
-  const warn = console.warn;
-  let failed;
-  const failure = new Promise((_, reject) => { failed = reject; });
-  console.warn = function (...args) {
-    if (String(args[0]).includes(WASM_FAILURE_LOG)) {
-      failed(new Error("Python's WebAssembly module could not be instantiated"));
-    }
-    return warn.apply(this, args);
-  };
-  return Promise.race([loadVendored(options), failure]).finally(() => {
-    console.warn = warn;
-    if (globalThis.fetch === fetching) globalThis.fetch = realFetch;
-  });
-}
+// Pyodide, loaded from the vendored files, watched (js/runtime-internals.mjs loadWatched): the
+// standard library's zip from the .xz, Python's WebAssembly steady on a first visit.
+const loadWatched = (options) => watched(loadVendored, options, {
+  zip: stdlibBytes && options.stdLibURL === STDLIB_URL ? stdlibBytes : null,
+  steady: STEADY ? steady : null,
+  base: BASE.href,
+  asked: () => stage("stdlib asked"),
+});
 
 async function start() {
   stage("start", "Loading runtime");

@@ -258,6 +258,40 @@ export function memoryInUse(py) {
 /** What Pyodide logs (console.warn) when its wasm cannot be instantiated. */
 export const WASM_FAILURE_LOG = "wasm instantiation failed";
 
+/** `load(options)` (Pyodide's loadPyodide) watched, on the page (js/pyodide-fast.mjs) and in
+ *  the worker (js/py-worker.mjs) alike.  While it loads, its fetch of the standard library's
+ *  zip (`options.stdLibURL`) gets `zip`, a promise of the bytes inflated from the .xz (8; its
+ *  failure: the zip fetched after all), and `asked()` is called then; with `steady(url)` (a
+ *  first visit: js/steady-fetch.mjs), Python's WebAssembly under `base` is fetched by it.
+ *  Pyodide 314 only logs a wasm that fails to instantiate (WASM_FAILURE_LOG) and then waits
+ *  forever: that log becomes the load's error, so that the page says it cannot start. */
+export function loadWatched(load, options, { zip = null, steady = null, base = "", asked = () => {} } = {}) {
+  const realFetch = globalThis.fetch;
+  const fetching = function (input, init) {
+    const url = String(input instanceof Request ? input.url : input);
+    if (zip && url === options.stdLibURL) {
+      asked();
+      return zip.then((bytes) => new Response(bytes), () => realFetch(input, init));
+    }
+    if (steady && !init?.method && url.startsWith(base) && url.endsWith(".wasm")) return steady(url);
+    return realFetch(input, init);
+  };
+  if (zip || steady) globalThis.fetch = fetching;
+  const warn = console.warn;
+  let failed;
+  const failure = new Promise((_, reject) => { failed = reject; });
+  console.warn = function (...args) {
+    if (String(args[0]).includes(WASM_FAILURE_LOG)) {
+      failed(new Error("Python's WebAssembly module could not be instantiated"));
+    }
+    return warn.apply(this, args);
+  };
+  return Promise.race([load(options), failure]).finally(() => {
+    console.warn = warn;
+    if (globalThis.fetch === fetching) globalThis.fetch = realFetch;
+  });
+}
+
 /** Write files ({name, data}) under Python's working directory, through Emscripten's FS. */
 export function writeFiles(py, files) {
   const { FS } = py;

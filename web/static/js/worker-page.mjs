@@ -19,6 +19,7 @@
 // played once it is ready (the early drawing's own queue covers the time before).
 import { Applier, liveState, tree } from "./page-mirror.mjs";
 import { PROGRESS_EVENT, pythonInWorker } from "./runtime-internals.mjs";
+import { stallMs } from "./steady-fetch.mjs";
 
 // What takes Space and Enter itself, and what takes every key (app/flow.py's CONTROLS and
 // FIELDS: the shell leaves those keys to them; tests/test_worker_page.py keeps them equal).
@@ -286,6 +287,10 @@ function start() {
       if (data.ops) apply(JSON.parse(data.ops));
       else if (data.done) answered += 1;
       else if (data.restored) boot().snapshotFrom = data.restored;
+      else if (data.retry) {  // a download tried again (as js/pyodide-fast.mjs says it)
+        (boot().retries ??= []).push(data.retry);
+        dispatchEvent(new CustomEvent("pygames:retrying"));
+      }
       else if (data.skipped) boot().skipped = data.skipped;
       else if (data.stage) {
         stages()[data.stage] = Math.round(performance.now());
@@ -300,7 +305,9 @@ function start() {
       console.error("pygames (worker):", event.message);
       dispatchEvent(new ErrorEvent("error", { message: `PythonError: ${event.message}` }));
     };
-    post({ boot: { family, caching: !new URLSearchParams(location.search).has("nosw") } });
+    // A first visit's downloads are steady (js/steady-fetch.mjs), as js/pyodide-fast.mjs's.
+    const steady = navigator.serviceWorker?.controller ? null : { stallMs: stallMs(pygames.stallMs) };
+    post({ boot: { family, caching: !new URLSearchParams(location.search).has("nosw"), steady } });
   });
   // For the tests: whether every event sent has been answered, and the taps held.
   pygames.worker = { settled: () => answered === sent && !held.length && !dirty.size, held: () => held.length };

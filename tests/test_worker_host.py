@@ -13,7 +13,7 @@ import types
 import build
 import pytest
 from page_host import APP_MODULES, page_tree, run, worker_scope
-from worker_host import Bridge, Window
+from worker_host import Bridge, Window, run_script
 
 
 def window(**kw):
@@ -202,3 +202,14 @@ def test_a_write_the_page_refused_is_taken_back_and_the_next_ones_refused_here()
     store.removeItem("pygames:a")  # room made
     store.setItem("pygames:b", "y")  # and used, within it
     assert ops[-1] == ["ls", 0, "pygames:b", "y"]
+
+
+def test_the_page_s_script_runs_as_the_page_has_it():
+    """The page's own Python script, not a copy of it: its last expression is what it gives
+    (the shell); a script that raises (a damaged page: ``import shell_gone``) raises here,
+    and the worker says the page could not start."""
+    assert run_script("x = 2\nx * 3") == 6
+    assert run_script("y = 1") is None
+    assert run_script("__name__") == "__main__"
+    with pytest.raises(ModuleNotFoundError):
+        run_script("import shell_gone; shell_gone.main('yams')")

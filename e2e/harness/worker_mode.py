@@ -15,9 +15,10 @@ import os
 
 ON = bool(os.environ.get("PYGAMES_E2E_WORKER"))
 
-#: Added to every context's init script: ``?worker`` on the four game pages (French or English).
+#: Added to every context's init script: ``?worker`` on the four game pages and their embed pages
+#: (French or English).
 ADD_WORKER = """
-if (/\\/(yams|421|linotte|de-landais)\\.html$/.test(location.pathname)
+if (/\\/(embed-)?(yams|421|linotte|de-landais)\\.html$/.test(location.pathname)
     && !new URLSearchParams(location.search).has("worker")) {
   history.replaceState(history.state, "",
     location.pathname + (location.search ? location.search + "&worker" : "?worker") + location.hash);

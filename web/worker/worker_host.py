@@ -23,6 +23,7 @@ tests/page_host.py runs the same window in CPython.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import sys
@@ -376,6 +377,18 @@ def _pyodide_to_js():
     return lambda value, **kw: to_js(value, dict_converter=js.Object.fromEntries, **kw)
 
 
+def run_script(source):
+    """Run the page's Python script (its text) as ``__main__`` would; the value of its last
+    statement when that is an expression (None otherwise)."""
+    tree = ast.parse(source, "<page script>")
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    scope = {"__name__": "__main__"}
+    exec(compile(tree, "<page script>", "exec"), scope)  # noqa: S102  (the page's own script)
+    if last is None:
+        return None
+    return eval(compile(ast.Expression(last.value), "<page script>", "eval"), scope)  # noqa: S307
+
+
 class Bridge:
     """The worker's end of the page's messages (see the module's docstring)."""
 
@@ -408,7 +421,9 @@ class Bridge:
     def start(self, message):
         """The page's first message (JSON): ``{"tree", "href", "storage", "family",
         "pygames": [names], "width", "visibility", "features": ["clipboard", "share"],
-        "values": {"duo.supported": bool}}``."""
+        "values": {"duo.supported": bool}, "script": the page's Python script}``.  The script
+        runs here as PyScript would run it on the page (``import shell; shell.main("yams")``);
+        what its last expression gives (the shell) is returned."""
         data = json.loads(message)
         self.document = Document.from_tree(data["tree"])
         self.document._set("visibilityState", data.get("visibility", "visible"))
@@ -418,10 +433,8 @@ class Bridge:
                              values=data.get("values") or {})
         self.document.watch(self._changed)
         self._saved = install(self.document, self.window, self._page_fetch, self._to_js, self._forget)
-        import shell  # noqa: PLC0415  (the page's, on this mirror)
-
         try:
-            self.shell = shell.main(data["family"])
+            self.shell = run_script(data.get("script") or f"import shell; shell.main({data['family']!r})")
         finally:
             self.flush()
         return self.shell

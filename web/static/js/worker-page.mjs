@@ -60,6 +60,7 @@ function start() {
   const family = document.documentElement.dataset.family;
   const script = document.querySelector('script[type="py"]');
   if (script) script.type = "text/x-python-in-worker";  // PyScript's selector misses it now
+  const source = script?.textContent || null;  // run in the worker instead (worker_host.run_script)
 
   let worker = null;
   let applier = null;
@@ -273,7 +274,7 @@ function start() {
     const values = {};
     try { if (pygames.duo?.supported) values["duo.supported"] = Boolean(pygames.duo.supported()); } catch {}
     post({ start: JSON.stringify({ tree: nodes, href: location.href, storage, family, pygames: scripts,
-                                   width: innerWidth, visibility: document.visibilityState, values,
+                                   width: innerWidth, visibility: document.visibilityState, values, script: source,
                                    features: [navigator.clipboard && "clipboard", navigator.share && "share"]
                                      .filter(Boolean) }) });
   }

@@ -37,6 +37,13 @@ def test_storage_is_a_copy_and_each_write_an_operation():
     win.dispatch({"window": "storage", "key": "pygames:c", "newValue": "3"})  # another tab's
     assert seen == [("pygames:c", "3", "3")]
     assert ops[-1] == ["wo", 0, "storage"] and len(ops) == 3  # heard, not written back
+    # The page's own scripts' writes (the theme, a test's filler): the copy only.
+    win.dispatch({"window": "pygames-storage-set", "key": "filler:0", "newValue": "x" * 10})
+    assert store.getItem("filler:0") == "x" * 10 and len(seen) == 1
+    win.dispatch({"window": "pygames-storage-set", "key": "filler:0", "newValue": None})
+    assert store.getItem("filler:0") is None
+    win.dispatch({"window": "pygames-storage-set", "key": None, "clear": True})
+    assert store.length == 0 and len(ops) == 3 and len(seen) == 1
 
 
 def test_the_address_history_and_reload_are_operations():

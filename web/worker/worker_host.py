@@ -286,11 +286,19 @@ class Window:
 
     def dispatch(self, message):
         """A window event the page sent (``{"window": type, …}``): a ``storage`` event updates
-        the copy first; a ``hashchange`` the address."""
+        the copy first; a ``hashchange`` the address.  ``pygames-storage-set``: the page's own
+        scripts wrote its localStorage (``clear``: emptied it); the copy follows, and no
+        listener hears of it (a tab hears no storage event of its own writes)."""
         type_ = message["window"]
         if type_ == "answer":
             self._asked.answer(message.get("token"), bool(message.get("ok")), message.get("error"),
                                message.get("value"))
+            return
+        if type_ == "pygames-storage-set":  # written on the page by its own scripts
+            if message.get("clear"):
+                self.localStorage.items.clear()
+            elif isinstance(message.get("key"), str):
+                self.localStorage.heard(message["key"], message.get("newValue"))
             return
         if type_ == "pygames-storage-refused" and isinstance(message.get("key"), str):
             self.localStorage.refused(message["key"], message.get("value"), message.get("used"))

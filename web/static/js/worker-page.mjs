@@ -138,8 +138,27 @@ function start() {
     if (token === undefined) return;
     Promise.resolve(result).then((value) => answer(token, true, value), (err) => answer(token, false, null, err));
   };
+  // localStorage written on the page by anything but Python (the page's own scripts: the
+  // theme, the setup's choices; a test): the worker's copy takes it too, unheard by Python's
+  // "storage" listeners (a same-tab write fires no storage event on the page either).
+  let ownWrite = false;  // Python's own writes ("ls" operations) are the copy's already
+  const store = (() => { try { return localStorage; } catch { return null; } })();
+  if (store) {
+    for (const name of ["setItem", "removeItem", "clear"]) {
+      const real = Storage.prototype[name];
+      Storage.prototype[name] = function (...args) {
+        const result = real.apply(this, args);
+        if (this === store && applier && !ownWrite) {
+          sendEvent({ window: "pygames-storage-set", key: name === "clear" ? null : String(args[0]),
+                      newValue: name === "setItem" ? String(args[1]) : null, clear: name === "clear" });
+        }
+        return result;
+      };
+    }
+  }
   const windowOps = {
     ls: (key, value) => {
+      ownWrite = true;
       try {
         if (value === null) localStorage.removeItem(key);
         else localStorage.setItem(key, value);
@@ -155,6 +174,8 @@ function start() {
         } catch {}
         console.warn("pygames: storage refused", key, err);
         sendEvent({ window: "pygames-storage-refused", key, value: kept, used });
+      } finally {
+        ownWrite = false;
       }
     },
     hr: (url) => history.replaceState(history.state, "", url ?? location.href),

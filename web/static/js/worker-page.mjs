@@ -64,9 +64,10 @@ function start() {
 
   let worker = null;
   let applier = null;
+  let ready = false;  // Python started (not <body data-ready>: a test may take it off)
   const held = [];  // [kind, node, init]: taps and keys while Python starts on the page's tree
   const hold = (event) => {
-    if (!applier || document.body.dataset.ready) return;
+    if (!applier || ready) return;
     const target = event.target;
     if (event.type === "click") {
       const control = target?.closest?.(CONTROL);
@@ -253,7 +254,7 @@ function start() {
     }
     for (const observer of observers) observer.takeRecords();  // Python's own changes
     if (called) for (const root of roots) syncLater(root);  // a page script Python called (its values too)
-    if (document.body.dataset.ready && held.length) setTimeout(playHeld, 0);
+
   };
 
   function sendTree() {
@@ -317,6 +318,10 @@ function start() {
       else if (data.stage) {
         stages()[data.stage] = Math.round(performance.now());
         if (data.stage === "python") progress("Starting Python");
+        if (data.stage === "ready") {  // (after the batch of Python's start: its drawing is on)
+          ready = true;
+          setTimeout(playHeld, 0);
+        }
       } else if (data.want === "tree") sendTree();
       else if (data.failed || data.error) {
         console.error(`pygames (worker): ${data.failed || data.error}`);

@@ -264,6 +264,13 @@ def test_a_dialog_closed_on_the_page_is_closed_in_the_mirror():
     assert dialog.open
     doc.dispatch({"node": dialog.nid, "type": "close"})
     assert not dialog.open
+    # Python listens to no close of its own there: the page says so all the same, and no
+    # handler of Python's hears of it as a close.
+    heard = []
+    dialog.addEventListener("close", lambda e: heard.append(e.type))
+    dialog.showModal()
+    doc.dispatch({"node": dialog.nid, "type": "pygames-closed"})
+    assert not dialog.open and heard == []
 
 
 # --- the page's own scripts' changes -----------------------------------------------------------

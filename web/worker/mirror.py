@@ -788,7 +788,8 @@ class Document(Parent):
         active = self._nodes.get(message.get("active"))
         if isinstance(active, Element):  # where the page's focus is as the event happens
             self._set("activeElement", active)
-        if message["type"] == "close" and isinstance(target, Element) and target.localName == "dialog":
+        if message["type"] in ("close", "pygames-closed") and isinstance(target, Element) \
+                and target.localName == "dialog":
             target.attrs.pop("open", None)  # closed on the page (Escape, js/dialogs.js's backdrop)
         if isinstance(target, Element) and isinstance(message.get("files"), list):
             target.live["files"] = [f for f in message["files"] if isinstance(f, dict)]

@@ -283,6 +283,12 @@ function start() {
     };
     addEventListener("input", live, true);
     addEventListener("change", live, true);
+    // A dialog closed on the page (Escape, js/dialogs.js), whether Python listens or not: the
+    // mirror's stays open otherwise, and Python would not open it again.
+    addEventListener("close", ({ target }) => {
+      const id = applier.idOf(target);
+      if (id !== undefined && target.localName === "dialog") sendEvent({ node: id, type: "pygames-closed" });
+    }, true);
     const storage = {};
     try {
       for (let i = 0; i < localStorage.length; i++) {

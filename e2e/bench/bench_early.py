@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: how soon a game page shows real content, at 1× and 4× CPU (issue #12).
 
-    python e2e/bench/bench_early.py [--rounds 3] [--cpu 1,4] [--pages yams,421] [--json out.json]
+    python e2e/bench/bench_early.py [--rounds 3] [--cpu 1,4] [--pages yams,421] [--query worker] [--json out.json]
 
 One headless Chromium at 360×740, the built site served on 127.0.0.1 (PYGAMES_DIST picks
 the build), the CPU slowed with CDP ``Emulation.setCPUThrottlingRate`` (4: Chrome's usual
@@ -116,7 +116,7 @@ def tap_early(page, url: str, family: str) -> dict:
     return out
 
 
-def run_page(browser, site_url: str, family: str, rate: int) -> dict:
+def run_page(browser, site_url: str, family: str, rate: int, query: str = "") -> dict:
     context = browser.new_context(viewport={"width": 360, "height": 740})
     log = site.RequestLog().attach(context)
     try:
@@ -124,7 +124,7 @@ def run_page(browser, site_url: str, family: str, rate: int) -> dict:
         page.set_default_timeout(300_000)
         cdp = context.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
-        url = f"{site_url}{family}.html?seed=bench&pace=0"
+        url = f"{site_url}{family}.html?seed=bench&pace=0{'&' + query if query else ''}"
         out = {"first": visit(page, url)}
         # The service worker's precache done (a later visit is served by it, as for a visitor).
         page.evaluate("() => navigator.serviceWorker ? Promise.race([navigator.serviceWorker.ready,"
@@ -151,6 +151,7 @@ def main(argv=None) -> int:
     parser.add_argument("--cpu", default="1,4", help="CPU slow-down rates (CDP), comma-separated")
     parser.add_argument("--pages", default="", help="game pages (default: every one)")
     parser.add_argument("--json", help="write the raw figures here")
+    parser.add_argument("--query", default="", help="more of the pages' query, e.g. worker")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -166,7 +167,7 @@ def main(argv=None) -> int:
             for r in range(args.rounds):
                 for family in pages:
                     for rate in rates:
-                        got = run_page(browser, site_url, family, rate)
+                        got = run_page(browser, site_url, family, rate, args.query)
                         for scenario, fig in got.items():
                             raw.setdefault(f"{family} {rate}x {scenario}", []).append(fig)
                         print(f"round {r + 1} {family} {rate}x: " + ", ".join(

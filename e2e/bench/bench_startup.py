@@ -59,13 +59,18 @@ STOCK_DIR = "__stock__/pyodide"
 STOCK_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                "pyodide-lock.json")
 EMBED_HOST = "__bench_embed_host__.html"
-YAMS = "yams.html?fresh=1&seed=bench"
+#: More of the game pages' query (``--query worker``: the page's Python in a worker, issue 24).
+QUERY = ""
 
 
 def page_path(family: str, lang: str = "fr") -> str:
     """A game page in a language (French at the root, the others in their folder)."""
     folder = "" if lang == "fr" else f"{lang}/"
-    return f"{folder}{family}.html?fresh=1&seed=bench"
+    return f"{folder}{family}.html?fresh=1&seed=bench{'&' + QUERY if QUERY else ''}"
+
+
+def yams_path() -> str:
+    return page_path("yams")
 
 
 def english_built(dist: Path, family: str) -> bool:
@@ -145,14 +150,15 @@ STAGES = (("runtime fetched", None), ("interpreter up", "Loaded interpreter"),
           ("files unpacked", "Loaded files"), ("py:ready", "py:ready"))
 
 
-def yams_page(page, site_url: str, path: str = YAMS) -> dict:
+def yams_page(page, site_url: str, path: str | None = None) -> dict:
+    path = path or yams_path()
     page.set_default_timeout(120_000)
     page.goto(site_url + path)
     page.wait_for_function(READY_JS, timeout=120_000)
     ms = page.evaluate(f"{js_global('ready_at')} ?? performance.now()")
     st = page.evaluate("window.__benchStages || {}")
     boot = page.evaluate(f"{js_global('boot')} || {{stages: {{}}}}")
-    out = {"ms": ms, "snapshot": 1 if boot.get("mode") == "snapshot" else 0,
+    out = {"ms": ms, "snapshot": 1 if boot.get("mode") == "snapshot" or boot.get("snapshotFrom") else 0,
            "fcp": page.evaluate("(performance.getEntriesByName('first-contentful-paint')[0]"
                                 " || {}).startTime || 0")}
     if "fetched" in boot["stages"]:
@@ -206,9 +212,9 @@ class OfflineRunner:
         self.context = browser.new_context()
         self.context.add_init_script(STAGE_INIT)
         self.log = site.RequestLog().attach(self.context)
-        self.path = YAMS
+        self.path = yams_path()
         page = self.context.new_page()
-        page.goto(site_url + YAMS)
+        page.goto(site_url + yams_path())
         page.wait_for_function(READY_JS, timeout=120_000)
         # register-sw.js registers once the game is ready; wait for the precache.
         ok = page.evaluate("""() => Promise.race([
@@ -244,11 +250,12 @@ class OfflineRunner:
 
 
 # -- bytes ------------------------------------------------------------------------------
-def first_visit_bytes(pw, server, site_url: str, dist: Path, path: str = YAMS) -> dict:
+def first_visit_bytes(pw, server, site_url: str, dist: Path, path: str | None = None) -> dict:
     """Bytes a first visit takes from the server -- bodies actually sent, so neither a
     cache hit nor a 304 counts -- until ready and in the 8 s after (the service worker's
     precache).  In a browser profile of its own on disk, as a visitor's browser has: an
     in-memory (incognito) HTTP cache does not keep a 9.6 MB file such as the wasm."""
+    path = path or yams_path()
     import tempfile
     profile = tempfile.TemporaryDirectory(prefix="pygames-bench-profile-")
     context = pw.chromium.launch_persistent_context(
@@ -431,10 +438,13 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--pages", help="comma-separated game pages (default: every one)")
+    parser.add_argument("--query", default="", help="more of the pages' query, e.g. worker")
     parser.add_argument("--early-rounds", type=int, default=1,
                         help="rounds of e2e/bench/bench_early.py after this one (0: none): when real "
                              "content shows and the page is ready, at 1x and 4x CPU")
     args = parser.parse_args(argv)
+    global QUERY
+    QUERY = args.query
     t0 = time.perf_counter()
     print(f"bench_startup: {args.rounds} rounds; load average {_load()} (shared machine: "
           "compare the ratios)")
@@ -449,7 +459,7 @@ def main(argv=None) -> int:
         import bench_early
 
         print("\n== bench_early: real content and ready, ms, at 1x and 4x CPU", flush=True)
-        bench_early.main(["--rounds", str(args.early_rounds), "--cpu", "1,4"]
+        bench_early.main(["--rounds", str(args.early_rounds), "--cpu", "1,4", "--query", args.query]
                          + (["--pages", args.pages] if args.pages else []))
     return 0
 

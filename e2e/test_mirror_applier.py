@@ -38,7 +38,9 @@ def mirror_shape(node) -> list:
     if isinstance(node, Text):
         return [node.nid, node.data]
     style = dict(node.__dict__["_style"]._props) if "_style" in node.__dict__ else {}
-    return [node.nid, node.localName, dict(node.attrs), {k: v for k, v in style.items() if v},
+    # (The properties the page is asked for: the views' own, such as the Dé Landais' bars'
+    # left and width, come back from the browser in its own spelling, 12.5% for 12.500%.)
+    return [node.nid, node.localName, dict(node.attrs), {k: v for k, v in style.items() if v and k in STYLE_PROPS},
             [mirror_shape(c) for c in node.childNodes]]
 
 

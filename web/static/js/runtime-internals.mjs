@@ -178,12 +178,21 @@
 // * A file picked (the statistics' import): the page reads its text and sends it with the
 //   change event (mirror.py File); fetch is PyScript's (the body as bytes) and resolves an
 //   address against the page's, not the worker's js/.
-// * Not yet: duo.py's WebRTC (its calls answer values: the link is off in a worker), the
-//   embed pages.  The whole suite in this mode (PYGAMES_E2E_WORKER=1, README; stop 41, before
-//   the fixes above, 435 tests): 380 passed; then of the 8 modules that failed most, 94 of
-//   108 pass; left: two devices (WebRTC), downloads of a first visit tried again
-//   (js/steady-fetch.mjs is not used by the worker yet), the Dé Landais' paper start's
-//   labels, the question before a 0, a page script failing before ready said at once.
+// * A page script's method Python calls (worker_host.PageObject): an operation with a token;
+//   the page answers with its value, or its promise's once settled (duo.py's WebRTC link stays
+//   on the page: offer, answer, draw, scan), and what Python must know at once (whether the
+//   page has WebRTC) comes with the tree.
+// * What the page changes without Python (stop 42): every field's value as it is typed (sent
+//   before the event's own, even where Python listens to none), a dialog closed by Escape,
+//   the page's own scripts' localStorage writes (the copy follows; no storage event, as on
+//   the page).  A part sent again while Python's batch is on its way keeps the nodes that
+//   batch changed (mirror.py sync's `seen`: the batches the page had applied).
+// * The page's Python script runs there as written (worker_host.run_script): a damaged one
+//   fails at once, as on the page.  A first visit's downloads are steady in the worker too
+//   (js/steady-fetch.mjs; each new try told to the page), and Pyodide is loaded the same
+//   watched way on the page and in the worker (loadWatched below).
+// The whole suite in this mode (PYGAMES_E2E_WORKER=1, README), the embed pages included:
+//   stop 41: 380 of 435 passed; stop 42: see the closing note (WORKER_SUITE below).
 // Measured (stop 41, e2e/bench/bench_lighthouse.py, Lighthouse 12.8.2, a first visit of each
 // page, one run each, back to back on the shared 2-core machine at load 5-7), without and
 // with `--query worker`:

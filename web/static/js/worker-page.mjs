@@ -64,7 +64,7 @@ function start() {
 
   let worker = null;
   let applier = null;
-  let ready = false;  // Python started (not <body data-ready>: a test may take it off)
+  let ready = false;  // Python started (its readyAt; not <body data-ready>: a test may take it off)
   const held = [];  // [kind, node, init]: taps and keys while Python starts on the page's tree
   const hold = (event) => {
     if (!applier || ready) return;
@@ -181,7 +181,15 @@ function start() {
     },
     hr: (url) => history.replaceState(history.state, "", url ?? location.href),
     rl: () => location.reload(),
-    pg: (name, value) => { pygames[name] = name === "readyAt" ? performance.now() : value; },
+    pg: (name, value) => {
+      pygames[name] = name === "readyAt" ? performance.now() : value;
+      // Python is ready (shell.main's signal, before the early drawing's taps are played in
+      // the same batch: those are not held again); the taps held meanwhile come after them.
+      if (name === "readyAt" && !ready) {
+        ready = true;
+        setTimeout(playHeld, 0);
+      }
+    },
     pc: (path, args, token) => pageCall(path, args, token),
     wo: (type) => windowEvent(type),
     sc: (args) => scrollTo(...args),
@@ -254,7 +262,6 @@ function start() {
     }
     for (const observer of observers) observer.takeRecords();  // Python's own changes
     if (called) for (const root of roots) syncLater(root);  // a page script Python called (its values too)
-
   };
 
   function sendTree() {
@@ -324,7 +331,7 @@ function start() {
       else if (data.stage) {
         stages()[data.stage] = Math.round(performance.now());
         if (data.stage === "python") progress("Starting Python");
-        if (data.stage === "ready") {  // (after the batch of Python's start: its drawing is on)
+        if (data.stage === "ready" && !ready) {  // (a shell that gave no readyAt)
           ready = true;
           setTimeout(playHeld, 0);
         }

@@ -153,6 +153,11 @@ class Node:
             self.parentNode.removeChild(self)
 
 
+def _kebab(name):
+    """``seatName`` -> ``seat-name`` (dataset keys, style properties)."""
+    return re.sub(r"[A-Z]", lambda m: "-" + m.group().lower(), name)
+
+
 def _index(nodes, node):
     for i, n in enumerate(nodes):
         if n is node:
@@ -347,7 +352,7 @@ class Dataset:
 
     @staticmethod
     def _attr(name):
-        return "data-" + re.sub(r"[A-Z]", lambda m: "-" + m.group().lower(), name)
+        return "data-" + _kebab(name)
 
     def __getattr__(self, name):
         if name.startswith("_"):
@@ -379,9 +384,7 @@ class Style:
         return self._props.get(name, "")
 
     # ``style.backgroundColor = "red"``: a property by its camelCase name ("" removes it)
-    @staticmethod
-    def _css(name):
-        return re.sub(r"[A-Z]", lambda m: "-" + m.group().lower(), name)
+    _css = staticmethod(_kebab)
 
     def __getattr__(self, name):
         if name.startswith("_"):

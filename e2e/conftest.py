@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 from harness import site, worker_mode
-from harness.pages import BOOT_TIMEOUT_MS, NO_ZERO_QUESTION, PHONE_360, read_global, wait_ready
+from harness.pages import BOOT_TIMEOUT_MS, NO_ZERO_QUESTION, PHONE_360, read_global, restored_from, wait_ready
 
 E2E_DIR = Path(__file__).resolve().parent
 
@@ -132,8 +132,7 @@ def _warm_context(browser, browser_context_args, site_url):
     for attempt in range(6):
         page.goto(f"{site_url}yams.html?fresh=1")
         wait_ready(page)
-        restored = (read_global(page, "boot", ".snapshotFrom") if worker_mode.ON
-                    else read_global(page, "boot", ".mode") == "snapshot")
+        restored = restored_from(read_global(page, "boot"))
         if attempt and restored and \
                 page.evaluate(WARM_SNAPSHOT_KEPT):
             break

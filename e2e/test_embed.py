@@ -117,7 +117,10 @@ def frame_of(page, selector):
 def wait_frame_ready(page, selector):
     page.locator(f"{selector} iframe").scroll_into_view_if_needed()
     frame = frame_of(page, selector)
-    wait_ready(frame)
+    # (Checked every 100 ms, not at each animation frame: after a reload the browser may put
+    # the host page's scroll back after the line above, and Chromium renders no frame of a
+    # cross-origin iframe out of view.)
+    wait_ready(frame, polling=100)
     return frame
 
 

@@ -22,7 +22,17 @@ import pytest
 import serve
 from harness import site
 from harness.builds import make_build_b, precache_entries, wait_sw
-from harness.pages import BOOT_TIMEOUT_MS, DESKTOP, GAME_PAGES, MOBILE, mark_unready, read_global, reload, wait_ready
+from harness.pages import (
+    BOOT_TIMEOUT_MS,
+    DESKTOP,
+    GAME_PAGES,
+    MOBILE,
+    mark_unready,
+    read_global,
+    reload,
+    restored_from,
+    wait_ready,
+)
 from harness.yams import play_one_turn
 
 BANNER_TEXT = "Nouvelle version disponible — recharger"
@@ -179,7 +189,7 @@ def test_first_visit_then_offline_reload_and_play_a_turn(new_context, own_site, 
     # pages still as the wasm starts them copied from the wasm): a snapshot that cannot be
     # restored (pyodide issue #6254) would leave every visit on the slow path, unnoticed.
     boot = read_global(page, "boot")
-    assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "xz", boot
+    assert restored_from(boot) == "xz", boot
     # (Its downloads as fetched: the browser keeps the compiled WebAssembly of a fetched
     # Response only; a first visit's go through js/steady-fetch.mjs.)
     assert boot["steady"] is False and boot["retries"] == [], boot
@@ -203,7 +213,7 @@ def test_first_visit_then_offline_reload_and_play_a_turn(new_context, own_site, 
     assert {"pyodide.asm.wasm", names["pages"]["yams"], names["shared"]} <= loaded, loaded
     # ...and Python was restored from the memory snapshot (inflated at the visit before).
     boot = read_global(page, "boot")
-    assert boot["mode"] == "snapshot" and boot["snapshotFrom"] == "inflated", boot
+    assert restored_from(boot) == "inflated", boot
     # (But the page's look at the deployed build, build-info.json?live, which cannot reach
     # the server: emulated offline, navigator.onLine still says true on a new page.)
     assert not [f for f in log.failures if not f[0].endswith("?live")], log.failures
@@ -243,7 +253,7 @@ def test_every_page_and_embed_page_starts_offline_with_its_own_files(new_context
             page.goto(f"{url}{path}?fresh=1&pace=0&seed=off")
             wait_ready(page)
             boot = read_global(page, "boot")
-            assert boot["archive"] == archive and boot["mode"] == "snapshot", (path, boot)
+            assert boot["archive"] == archive and restored_from(boot), (path, boot)
             assert sorted(u.rsplit("/", 1)[-1] for u in log.matching(r"/pygames-[^/]*\.tar\.gz$")) == sorted([
                 names["shared"], archive]), path
             assert page.evaluate("!!navigator.serviceWorker.controller"), path

@@ -16,7 +16,7 @@ import re
 import time
 
 import pytest
-from harness import site
+from harness import site, worker_mode
 from harness.le421 import paper_start
 from harness.pages import (
     ACTION_CONTROLS,
@@ -327,7 +327,8 @@ def test_a_first_visit_plays_and_advises_under_a_policy_without_eval(browser, si
         game.at_origin()
         game.store("prefs", {"confirm_zero": False})
         game.open(fresh=True, seed="csp")
-        assert game.boot(".mode") == "plain"
+        boot = game.boot()
+        assert boot["mode"] == ("worker" if worker_mode.ON else "plain") and "snapshotFrom" not in boot, boot
         script_src = policy_of(page)
         assert "'wasm-unsafe-eval'" in script_src and "'unsafe-eval'" not in script_src, script_src
 
@@ -367,7 +368,7 @@ def test_pyscript_s_worker_hooks_left_alone_need_unsafe_eval(browser, site_url):
             body=internals.replace(emptying, ""), content_type="text/javascript; charset=utf-8"))
         page = context.new_page()
         game = GamePage(page, site_url, "yams")
-        game.open(fresh=True, wait=False)
+        game.open(fresh=True, wait=False, page="1")  # PyScript on the page (`?page`)
         page.wait_for_function(f"() => {EVAL_REFUSED}.length > 0", timeout=BOOT_TIMEOUT_MS)
         page.wait_for_function("() => !document.getElementById('error').hidden")
         assert not game.is_ready()

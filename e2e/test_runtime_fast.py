@@ -44,7 +44,15 @@ HOOK = f"""<script type="module">
 import {{ hooks }} from "./{site.PYSCRIPT_DIR}/core.js";
 hooks.main.onReady.add((wrap) => {{ window.__e2ePy = wrap.interpreter; }});
 </script>"""
-CORE = f'<script type="module" src="{site.PYSCRIPT_DIR}/core.js"></script>'
+#: Where the hook goes: before the module that starts Python (js/worker-page.mjs).
+CORE = '<script type="module" src="js/worker-page.mjs"'
+#: These pages start Python on the page (``?page``, js/pyodide-fast.mjs and PyScript: what
+#: these tests look at), whatever their address says.
+ON_THE_PAGE = """<script>
+if (!new URLSearchParams(location.search).has("page"))
+  history.replaceState(null, "", location.pathname + (location.search ? location.search + "&page" : "?page"));
+</script>
+"""
 PAGE = "__e2e_runtime_yams__.html"
 
 
@@ -341,9 +349,11 @@ def test_nosw_reads_no_cache(browser, hooked_site, dist_dir):
 
 
 def _hooked(dist_dir, family: str = "yams") -> bytes:
-    """<family>.html with a hook that exposes the interpreter, without its Content-Security-
-    Policy (these tests look at the runtime; e2e/test_page_safety.py at the policy)."""
+    """<family>.html with Python on the page and a hook that exposes the interpreter, without
+    its Content-Security-Policy (these tests look at the runtime; e2e/test_page_safety.py at
+    the policy; e2e/test_python_in_worker.py at the worker's start)."""
     html = (dist_dir / f"{family}.html").read_text(encoding="utf-8").replace(CORE, HOOK + CORE)
+    html = html.replace("<head>\n", "<head>\n" + ON_THE_PAGE, 1)
     meta = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">\s*')
     assert meta.search(html), "the page has no Content-Security-Policy"
     return meta.sub("", html).encode()

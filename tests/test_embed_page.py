@@ -168,5 +168,7 @@ def test_embed_page_is_next_to_the_pyscript_config(family):
     assert config["interpreter"] == "./js/pyodide-fast.mjs" and "files" not in config
     # PyScript's plugins that these pages do not use are not loaded (nor their chunks)
     assert {"!py-editor", "!py-terminal", "!py-game"} <= set(config["plugins"])
-    # the storage fallback must run before PyScript, as a classic script
-    assert text.index('<script src="js/embed-storage.js"></script>') < text.index("/core.js\"></script>")
+    # the storage fallback must run before Python starts (js/worker-page.mjs, which loads
+    # PyScript for `?page`), as a classic script
+    assert text.index('<script src="js/embed-storage.js"></script>') < text.index('src="js/worker-page.mjs"')
+    assert '/core.js"></script>' not in text  # PyScript: loaded on `?page` only

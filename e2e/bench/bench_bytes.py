@@ -228,7 +228,7 @@ def main(argv=None) -> int:
                         help="also make snapshots with fewer modules (about 20 s each)")
     parser.add_argument("--pages", help="comma-separated game pages for --browser (default: all)")
     parser.add_argument("--json", help="also write the figures to this file")
-    parser.add_argument("--query", default="", help="more of the pages' query for --browser, e.g. worker")
+    parser.add_argument("--query", default="", help="more of the pages' query for --browser, e.g. page")
     args = parser.parse_args(argv)
     dist = site.ensure_built()
     res = {"parts": parts(dist), "snapshot": snapshot_parts(dist), "stdlib": stdlib_parts(dist),

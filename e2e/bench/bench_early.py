@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: how soon a game page shows real content, at 1× and 4× CPU (issue #12).
 
-    python e2e/bench/bench_early.py [--rounds 3] [--cpu 1,4] [--pages yams,421] [--query worker] [--json out.json]
+    python e2e/bench/bench_early.py [--rounds 3] [--cpu 1,4] [--pages yams,421] [--query page] [--json out.json]
 
 One headless Chromium at 360×740, the built site served on 127.0.0.1 (PYGAMES_DIST picks
 the build), the CPU slowed with CDP ``Emulation.setCPUThrottlingRate`` (4: Chrome's usual
@@ -151,7 +151,7 @@ def main(argv=None) -> int:
     parser.add_argument("--cpu", default="1,4", help="CPU slow-down rates (CDP), comma-separated")
     parser.add_argument("--pages", default="", help="game pages (default: every one)")
     parser.add_argument("--json", help="write the raw figures here")
-    parser.add_argument("--query", default="", help="more of the pages' query, e.g. worker")
+    parser.add_argument("--query", default="", help="more of the pages' query, e.g. page (PyScript on the page)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 

@@ -19,8 +19,8 @@ TTI, Speed Index and CLS, the element Lighthouse counts as the largest paint (an
 was painted in the unthrottled run that Lighthouse simulates from: ``oLCP``), and the
 audits that cost points outside performance.
 
-``--query worker`` adds ``?worker`` to each page's address: Python in a dedicated worker
-(js/worker-page.mjs), the main thread free while it starts.
+``--query page`` adds ``?page`` to each page's address: Python on the page (PyScript), the
+way before stop 43, against the default: Python in a dedicated worker (js/worker-page.mjs).
 
 ``--ways`` picks how the page is entered: ``first`` (the default) as above; ``saved``, a
 player coming back to a saved game with nothing of the site cached: a game is started in a
@@ -235,8 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presets", default=",".join(PRESETS), help="mobile,desktop")
     parser.add_argument("--ways", default="first", help="first,saved (see above)")
     parser.add_argument("--runs", type=int, default=1, help="runs per page and preset (median)")
-    parser.add_argument("--query", default="", help="added to each page's address, e.g. worker "
-                        "(Python in a worker, js/worker-page.mjs)")
+    parser.add_argument("--query", default="", help="added to each page's address, e.g. page "
+                        "(Python on the page, PyScript)")
     parser.add_argument("--json", nargs="?", const="-", metavar="PATH",
                         help="write the results as JSON (to PATH, or to stdout instead of the table)")
     args = parser.parse_args(argv)

@@ -20,7 +20,8 @@ ms from the navigation start of the page:
   one) has precached the site, with the network cut (``context.set_offline``).
 * ``yams_stock``: for the before/after breakdown, yams.html with PyScript's
   ``interpreter`` pointed at the stock npm files (no precompiled zip, no
-  snapshot; pages served from memory under ``__stock_yams__.html``), warm.
+  snapshot; pages served from memory under ``__stock_yams__.html``; ``?page``:
+  PyScript on the page), warm.
 * ``embed_two``: a host page with two ``<div data-pygames="yams">`` and the
   ``embed.js`` loader, warm context, until both frames are ready (if the build
   has embed.js).
@@ -59,7 +60,7 @@ STOCK_DIR = "__stock__/pyodide"
 STOCK_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                "pyodide-lock.json")
 EMBED_HOST = "__bench_embed_host__.html"
-#: More of the game pages' query (``--query worker``: the page's Python in a worker, issue 24).
+#: More of the game pages' query (``--query page``: the page's Python on the page, PyScript; issue 24).
 QUERY = ""
 
 
@@ -336,7 +337,7 @@ def run(rounds: int, only: list[str] | None = None) -> dict:
             }
             if "yams" in pages:
                 scenarios["yams_stock"] = in_warm(
-                    lambda p, u: yams_page(p, u, STOCK_PAGE + "?fresh=1&seed=b"))
+                    lambda p, u: yams_page(p, u, STOCK_PAGE + "?fresh=1&seed=b&page"))
             for family in pages:
                 path = page_path(family)
                 scenarios[f"{family}_warm"] = in_warm(lambda p, u, path=path: yams_page(p, u, path))
@@ -438,7 +439,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--pages", help="comma-separated game pages (default: every one)")
-    parser.add_argument("--query", default="", help="more of the pages' query, e.g. worker")
+    parser.add_argument("--query", default="", help="more of the pages' query, e.g. page")
     parser.add_argument("--early-rounds", type=int, default=1,
                         help="rounds of e2e/bench/bench_early.py after this one (0: none): when real "
                              "content shows and the page is ready, at 1x and 4x CPU")

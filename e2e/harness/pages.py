@@ -72,8 +72,8 @@ NO_ZERO_QUESTION = """try {
     if (localStorage.getItem('pygames:prefs') === null)
         localStorage.setItem('pygames:prefs', '{"confirm_zero":false}');
 } catch (e) {}"""
-if worker_mode.ON:  # the whole suite with Python in a worker (harness/worker_mode.py)
-    NO_ZERO_QUESTION += worker_mode.ADD_WORKER
+if worker_mode.PAGE:  # the whole suite with Python on the page (harness/worker_mode.py)
+    NO_ZERO_QUESTION += worker_mode.ADD_PAGE
 
 #: The one global embed.js adds to a host page.
 EMBED_GLOBAL = "pygamesEmbed"
@@ -152,6 +152,21 @@ def js_global(name: str, path: str = "") -> str:
     return GLOBALS[name] + path
 
 
+def restored_from(boot: dict) -> str | None:
+    """Where a game page's Python was restored from (``boot.snapshotFrom``: "xz" or
+    "inflated"), or None for an ordinary start.  Restored in the worker (mode "worker", the
+    default) or on the page (mode "snapshot", ``?page``)."""
+    if boot.get("mode") == "worker" or boot.get("mode") == "snapshot":
+        return boot.get("snapshotFrom")
+    return None
+
+
+def started_plainly(boot: dict) -> bool:
+    """An ordinary start, not restored from the snapshot (in the worker or, ``?page``, on
+    the page)."""
+    return boot.get("mode") in ("worker", "plain") and not boot.get("snapshotFrom")
+
+
 def read_global(page, name: str, path: str = ""):
     """The value of one of the page's globals (None when the page has not set it)."""
     return page.evaluate(f"() => {js_global(name, path)} ?? null")
@@ -177,10 +192,12 @@ def set_item(page, key: str, value: str) -> None:
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, value])
 
 
-def wait_ready(page, timeout: int = BOOT_TIMEOUT_MS) -> None:
-    """Until the shell says it is ready; else fail saying where the page was stuck."""
+def wait_ready(page, timeout: int = BOOT_TIMEOUT_MS, polling: str | int = "raf") -> None:
+    """Until the shell says it is ready; else fail saying where the page was stuck.
+    ``polling``: every animation frame, or every so many ms (a frame the browser does not
+    render: a cross-origin frame scrolled out of view has no animation frames)."""
     try:
-        page.wait_for_function(READY_JS, timeout=timeout)
+        page.wait_for_function(READY_JS, timeout=timeout, polling=polling)
     except Exception as err:
         try:
             state = page.evaluate("""() => ({url: location.href, readyState: document.readyState,

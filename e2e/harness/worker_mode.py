@@ -1,27 +1,33 @@
-"""The whole suite with the game pages' Python in a worker: ``PYGAMES_E2E_WORKER=1``.
+"""Where the game pages' Python runs in the browser tests.
 
-Issue 24 moves the page's Python into a dedicated worker (js/worker-page.mjs, ``?worker`` on
-a game page).  With this switch every game page a test opens gets ``?worker`` (an init
-script adds it to the address before the page's scripts read it), and every action a test
-makes on a page (a click, a key, a typed value …) then waits until the page's events are
-answered (``pygames.worker.settled()``): on the page, Python's handlers have run when the
-click returns; from a worker, one message later.  The tests themselves are unchanged: what
-still fails so is what the worker's page does not do yet.
+Since stop 43 a game page's Python runs in a dedicated worker (js/worker-page.mjs; issue 24),
+and ``?page`` runs it on the page (PyScript, as before).  So every action a test makes on a
+page (a click, a key, a typed value …) waits until the page's events are answered
+(``pygames.worker.settled()``): on the page, Python's handlers have run when the click
+returns; from a worker, one message later.
+
+``PYGAMES_E2E_PAGE=1`` runs the whole suite with Python on the page instead: an init script
+adds ``?page`` to every game page's address (and embed page's) before the page's scripts
+read it.  The tests themselves are unchanged; the few that are about one mode open their
+page with its query themselves.
 """
 
 from __future__ import annotations
 
 import os
 
-ON = bool(os.environ.get("PYGAMES_E2E_WORKER"))
+#: The whole suite on the page (``?page``), not in the worker.
+PAGE = bool(os.environ.get("PYGAMES_E2E_PAGE"))
+#: Python in a worker, the pages' default.
+ON = not PAGE
 
-#: Added to every context's init script: ``?worker`` on the four game pages and their embed pages
-#: (French or English).
-ADD_WORKER = """
+#: Added to every context's init script when PAGE: ``?page`` on the four game pages and their
+#: embed pages (French or English).
+ADD_PAGE = """
 if (/\\/(embed-)?(yams|421|linotte|de-landais)\\.html$/.test(location.pathname)
-    && !new URLSearchParams(location.search).has("worker")) {
+    && !new URLSearchParams(location.search).has("page")) {
   history.replaceState(history.state, "",
-    location.pathname + (location.search ? location.search + "&worker" : "?worker") + location.hash);
+    location.pathname + (location.search ? location.search + "&page" : "?page") + location.hash);
 }"""
 
 SETTLED = "() => !window.pygames?.worker || window.pygames.worker.settled()"

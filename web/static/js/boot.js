@@ -1,7 +1,7 @@
 // Runs before Python: shows real loading progress, opens the rules dialog, and turns a
 // failed start into a readable message instead of a blank page.
 
-import { OWN_PROGRESS, PROGRESS_EVENT, PYSCRIPT_PROGRESS } from "./runtime-internals.mjs";
+import { OWN_PROGRESS, PROGRESS_EVENT, PYSCRIPT_PROGRESS, pythonInWorker } from "./runtime-internals.mjs";
 
 // The page's words (js/words.js, loaded before every script).
 const t = (id, params) => (window.pygames?.t ? window.pygames.t(id, params) : id);
@@ -107,10 +107,11 @@ addEventListener("error", (event) => {
 }, true);
 // The page's Python script (import shell; shell.main(...)) raising before the game is ready
 // (a damaged game file): PyScript hands the error to its stderr and goes on, so the page says
-// so at once. (Python's own prints reach that stderr as text, never as an Error.)
-const core = document.querySelector('script[type="module"][src$="/core.js"]');
-if (core) {
-  import(core.src).then(({ hooks }) => hooks.main.onReady.add((wrap) => {
+// so at once. (Python's own prints reach that stderr as text, never as an Error.)  Only with
+// `?page`: Python in a worker reports its failure itself (js/worker-page.mjs).
+const core = document.querySelector("script[data-pyscript]");
+if (core && !pythonInWorker()) {
+  import(new URL(core.dataset.pyscript, document.baseURI).href).then(({ hooks }) => hooks.main.onReady.add((wrap) => {
     const { stderr } = wrap.io;
     wrap.io.stderr = (error, ...rest) => {
       if (error instanceof Error && !document.body.dataset.ready) fail(BROKEN);

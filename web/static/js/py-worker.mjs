@@ -1,6 +1,6 @@
 // The page's Python in a dedicated worker (issue 24, item 2: the main thread free while
 // Python starts; js/runtime-internals.mjs, "Python in a worker").  js/worker-page.mjs makes
-// this worker, on a game page opened with `?worker`; the page's main thread then never runs
+// this worker on every game page (not on `?page`); the page's main thread then never runs
 // Python.  This worker:
 //
 // 1. loads the vendored Pyodide -- restored from the memory snapshot when this browser holds

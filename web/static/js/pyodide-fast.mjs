@@ -59,7 +59,7 @@ const BASE = new URL(/* build: pyodide_dir */ "../vendor/pyodide/", import.meta.
 // PyScript's module: loaded already when PyScript asks for the interpreter (the same instance).
 const PYSCRIPT = new URL(/* build: pyscript_module */ "../vendor/pyscript/core.js", import.meta.url);
 const boot = ((window.pygames ??= {}).boot = { mode: "plain", stages: {}, retries: [] });
-// `?worker` on a game page: Python runs in a worker (js/worker-page.mjs), none of it here.
+// A game page without `?page`: Python runs in a worker (js/worker-page.mjs), none of it here.
 const WORKER = pythonInWorker();
 if (WORKER) boot.mode = "worker";
 

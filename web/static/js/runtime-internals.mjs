@@ -150,8 +150,8 @@
 // * duo.py (WebRTC): Chromium has no RTCPeerConnection in workers.  It stays on the
 //   page, which relays the data channel's messages.
 //
-// Built (stop 41), on `?worker` while the rest follows: js/worker-page.mjs (a module script
-// before PyScript's) turns the page's `<script type="py">` into an inert type, so PyScript
+// Built (stop 41; every game page's way since stop 43, `?page` for the page's own):
+// js/worker-page.mjs turns the page's `<script type="py">` into an inert type, so PyScript
 // starts nothing, and js/pyodide-fast.mjs starts nothing either (pythonInWorker below).
 // Once the early page is painted it makes js/py-worker.mjs, which restores Python from the
 // snapshot when the browser holds it (js/snapshot-inflate.mjs works there unchanged), else
@@ -191,11 +191,14 @@
 //   fails at once, as on the page.  A first visit's downloads are steady in the worker too
 //   (js/steady-fetch.mjs; each new try told to the page), and Pyodide is loaded the same
 //   watched way on the page and in the worker (loadWatched below).
-// The whole suite in this mode (PYGAMES_E2E_WORKER=1, README), the embed pages included:
-//   stop 41: 380 of 435 passed; stop 42: see the closing note (WORKER_SUITE below).
+// The whole suite in this mode, the embed pages included: stop 41, 380 of 435 passed; stop
+// 42, all.  So stop 43 made it the default: a game page loads no PyScript (its core and style
+// load on `?page` only, js/worker-page.mjs startOnPage), and the tests run in this mode
+// (PYGAMES_E2E_PAGE=1 runs them on the page, README).  Kept on the page, for `?page` and for
+// a browser without module workers: PyScript and js/pyodide-fast.mjs, unchanged.
 // Measured (stop 41, e2e/bench/bench_lighthouse.py, Lighthouse 12.8.2, a first visit of each
-// page, one run each, back to back on the shared 2-core machine at load 5-7), without and
-// with `--query worker`:
+// page, one run each, back to back on the shared 2-core machine at load 5-7), on the page
+// and in a worker (`--query page` now measures the page's way):
 //
 //   mobile        performance   LCP          TBT              best practices
 //   on the page   48-69         1.9-4.8 s    2.4-4.4 s        82 (SharedArrayBuffer's deprecation)
@@ -330,8 +333,12 @@ export function dropWorkerHooks(hooks) {
   for (const set of Object.values(hooks.worker)) set.clear();
 }
 
-/** `?worker` on a game page (<html data-family>): the page's Python runs in a dedicated worker
- *  (js/worker-page.mjs, js/py-worker.mjs), not on the page (issue 24, "Python in a worker"). */
+/** Whether a game page's (<html data-family>) Python runs in a dedicated worker
+ *  (js/worker-page.mjs, js/py-worker.mjs), not on the page (issue 24, "Python in a worker"):
+ *  always (stop 43), unless the address asks for the page (`?page`: PyScript on the main
+ *  thread, kept for comparison: the benches' `--query page`) or the browser has no module
+ *  workers. */
 export function pythonInWorker() {
-  return new URLSearchParams(location.search).has("worker") && Boolean(document.documentElement.dataset.family);
+  return Boolean(document.documentElement.dataset.family) && typeof Worker === "function"
+    && !new URLSearchParams(location.search).has("page");
 }

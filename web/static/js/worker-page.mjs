@@ -1,7 +1,7 @@
 // The page's side of Python in a worker (issue 24, item 2; js/runtime-internals.mjs, "Python
-// in a worker").  On a game page opened with `?worker` (runtime-internals' pythonInWorker),
-// this module, a module script placed before PyScript's, turns the page's Python script off
-// (PyScript then starts nothing; js/pyodide-fast.mjs starts nothing either) and instead:
+// in a worker").  On a game page (runtime-internals' pythonInWorker: unless `?page`), this
+// module turns the page's Python script off (PyScript, which it loads only for `?page`, would
+// start nothing; js/pyodide-fast.mjs starts nothing either) and instead:
 //
 // * once the page before Python is on screen (js/view-early.js `painted`), makes the worker
 //   (js/py-worker.mjs), which loads Python and the game's files: the main thread stays free,
@@ -353,4 +353,18 @@ function start() {
   pygames.worker = { settled: () => answered === sent && !held.length && !dirty.size, held: () => held.length };
 }
 
+/** `?page` (or no module workers): PyScript starts the page's Python on the main thread, as
+ *  before stop 43 (its core and style, named by this module's script tag, load only then). */
+function startOnPage() {
+  const tag = document.querySelector("script[data-pyscript]");
+  if (!tag) return;
+  const style = document.createElement("link");
+  style.rel = "stylesheet";
+  style.href = tag.dataset.pyscriptStyle;
+  document.head.append(style);
+  import(new URL(tag.dataset.pyscript, document.baseURI).href)
+    .catch((err) => dispatchEvent(new ErrorEvent("error", { message: `PyScript: ${err}` })));
+}
+
 if (pythonInWorker()) start();
+else if (document.documentElement.dataset.family) startOnPage();

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from harness import worker_mode
 from harness.pages import GAME_PAGES, GamePage, js_global
 
 from pygames import FAMILIES
@@ -305,6 +306,7 @@ def test_taps_and_keys_while_the_game_wakes_are_played_in_order(page, site_url, 
     game_page.wait_ready()
     game_page.wait_actions_above(n)
     page.wait_for_selector("body[data-early-played]")
+    worker_mode.settle(page)  # (the taps played: each one's event answered by the worker)
     game_page.wait_person_or_end()
     added = [a for a in page.evaluate(CHOSEN_JS, [game_page.key("match"), n])
              if not a.startswith(("dice", "throw ", "faces"))]

@@ -32,6 +32,8 @@ const FIELD = "input, select, textarea, [contenteditable]:not([contenteditable=f
 /** The parts of the page that its own scripts change after Python has started, which
  *  Python reads: the setup form (js/setup-early.js keeps it working for the page's life). */
 const SYNCED = ["setup-form"];
+/** The page scripts whose calls may change a synced part's values (js/setup-early.js). */
+const SYNCED_BY = ["setup."];
 /** The largest file a person may pick whose text is sent to the worker (a saved game, the
  *  statistics: app/stats.py's MAX_TEXT is far below). */
 const MAX_FILE = 4 * 1024 * 1024;
@@ -251,17 +253,28 @@ function start() {
   }
 
   let applied = 0;  // batches: a part is sent with how many were (mirror.py's sync `seen`)
+  // What a page script Python called changed in a synced part, as it ran: its nodes (the
+  // observers' records then), or its fields' values (no record: js/setup-early.js's, the
+  // setup form's own script, SYNCED_BY).  Not after every call: early.storeView() follows each
+  // drawing, and the form sent again each time kept the page's events unanswered while the
+  // computers played (a game of computers only, stop 43).
+  const changedBy = (op) => {
+    for (const observer of observers) observer.takeRecords();  // Python's own changes
+    windowOps.pc(...op.slice(2));
+    let changed = SYNCED_BY.some((prefix) => String(op[2]).startsWith(prefix));
+    for (const observer of observers) changed = observer.takeRecords().length > 0 || changed;
+    return changed;
+  };
   const apply = (ops) => {
     applied += 1;
-    let called = false;
+    let changed = false;
     for (const op of ops) {
-      const run = windowOps[op[0]];
-      if (run) run(...op.slice(2));
+      if (op[0] === "pc") changed = changedBy(op) || changed;
+      else if (windowOps[op[0]]) windowOps[op[0]](...op.slice(2));
       else applier.one(op);
-      called ||= op[0] === "pc";
     }
     for (const observer of observers) observer.takeRecords();  // Python's own changes
-    if (called) for (const root of roots) syncLater(root);  // a page script Python called (its values too)
+    if (changed) for (const root of roots) syncLater(root);
   };
 
   function sendTree() {
@@ -292,9 +305,13 @@ function start() {
     addEventListener("change", live, true);
     // A dialog closed on the page (Escape, js/dialogs.js), whether Python listens or not: the
     // mirror's stays open otherwise, and Python would not open it again.
+    // (Chromium fires `close` at the next animation frame: a dialog Python opened again in
+    // between, on a key pressed first, is open, and stays so in the mirror.)
     addEventListener("close", ({ target }) => {
       const id = applier.idOf(target);
-      if (id !== undefined && target.localName === "dialog") sendEvent({ node: id, type: "pygames-closed" });
+      if (id !== undefined && target.localName === "dialog" && !target.open) {
+        sendEvent({ node: id, type: "pygames-closed" });
+      }
     }, true);
     const storage = {};
     try {

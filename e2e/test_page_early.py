@@ -347,6 +347,10 @@ window.__removed = new Set();
 new MutationObserver((records) => {
   for (const r of records) for (const node of r.removedNodes) window.__removed.add(node);
 }).observe(document, { childList: true, subtree: true });
+window.__shift = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+}).observe({ type: "layout-shift", buffered: true });
 """
 #: Some frames after the ready signal (a paint of Python's has had its turn to be counted),
 #: then the page's last candidate: where it is, when, whether it is still in the page, and
@@ -385,3 +389,7 @@ def test_the_largest_paint_is_the_early_page_and_python_keeps_it(page, site_url,
     # Python's start kept that node in the page all along (js/view-early.js adopts the drawing
     # in place): never painted anew, so never a later, larger candidate.
     assert got["moved"] == [], got
+    # ... and nothing moved under the player's eyes as Python took over (the layout shift
+    # Lighthouse counts, CLS: "good" below 0.1; with Python in a worker, the drawing's boxes
+    # are held until its first drawing, js/worker-page.mjs holdBoxes).
+    assert page.evaluate("window.__shift") < 0.05, page.evaluate("window.__shift")

@@ -54,6 +54,46 @@ export function takesKey(event) {
   return key.length === 1 || ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(key);
 }
 
+/** The heights of the saved game's drawing's elements (js/view-early.js), before release(). */
+function drawnBoxes() {
+  const boxes = new Map();
+  for (const section of document.querySelectorAll("section.early-view")) {
+    for (const node of [section, ...section.querySelectorAll("*")]) {
+      boxes.set(node, node.getClientRects().length ? node.getBoundingClientRect().height : null);
+    }
+  }
+  return boxes;
+}
+
+/** Python in a worker draws a message after release() emptied the drawing to the build's
+ *  markup (on the page, both come in one task): meanwhile every element kept would move up,
+ *  and back down once drawn (Lighthouse's CLS on a saved game's visit: 0.28-1.14, stop 43).
+ *  So each element that release() made lower or higher keeps its former height (a min- or
+ *  max-height) until Python's first drawing is applied; returns what gives them back. */
+function holdBoxes(boxes) {
+  const changed = [];
+  for (const [node, height] of boxes) {  // (all read first: one layout)
+    if (!node.isConnected) continue;
+    if (height === null) {  // not drawn (hidden): not shown before Python says so
+      if (node.getClientRects().length) changed.push([node, "display", "none"]);
+      continue;
+    }
+    const now = node.getBoundingClientRect().height;
+    if (Math.abs(now - height) > 0.5) changed.push([node, now < height ? "min-height" : "max-height", `${height}px`]);
+  }
+  for (const [node, property, height] of changed) {
+    node.style.setProperty(property, height);
+    if (property === "max-height") node.style.setProperty("overflow", "clip");  // (a higher one)
+  }
+  return () => {
+    for (const [node, property, height] of changed) {
+      if (node.style.getPropertyValue(property) !== height) continue;  // Python's own since
+      node.style.removeProperty(property);
+      if (property === "max-height") node.style.removeProperty("overflow");
+    }
+  };
+}
+
 function start() {
   const pygames = (window.pygames ??= {});
   // (js/pyodide-fast.mjs, an async module, may write pygames.boot after this: read it late.)
@@ -265,6 +305,7 @@ function start() {
     for (const observer of observers) changed = observer.takeRecords().length > 0 || changed;
     return changed;
   };
+  let unhold = null;  // the early drawing's boxes, held until Python's first drawing (holdBoxes)
   const apply = (ops) => {
     applied += 1;
     let changed = false;
@@ -273,15 +314,21 @@ function start() {
       else if (windowOps[op[0]]) windowOps[op[0]](...op.slice(2));
       else applier.one(op);
     }
+    if (unhold) {
+      unhold();
+      unhold = null;
+    }
     for (const observer of observers) observer.takeRecords();  // Python's own changes
     if (changed) for (const root of roots) syncLater(root);
   };
 
   function sendTree() {
+    const boxes = drawnBoxes();
     pygames.early?.release?.();
     addEventListener("click", hold, true);
     addEventListener("keydown", hold, true);
     const { tree: nodes, nodes: list } = tree(document);
+    unhold = holdBoxes(boxes);  // (after the tree: the mirror never sees these styles)
     applier = new Applier(list, (message) => {
       if (message.type === "visibilitychange") message.visibilityState = document.visibilityState;
       // Where the focus is now (the page moves it without Python's hearing: a Tab, a click).

@@ -206,6 +206,21 @@
 //   desktop: 71-73 on the page (TBT 0.8-1.2 s), 100 in a worker (TBT 0); accessibility 100
 //   both ways.  The deprecation audit was PyScript's: it probes SharedArrayBuffer, and a
 //   page that runs no PyScript probes nothing.
+// Again at stop 43, the worker the default (one run each, the four pages, a first visit and
+// a saved game's, load 3; `bench_lighthouse.py --presets mobile,desktop --ways first,saved
+// [--query page]`; the builds of 3ef68ea, and of 6a68b59 for the worker's saved games):
+//
+//   mobile             performance   LCP        TBT            CLS           best practices
+//   ?page, first       69-70         1.8 s      3.2-4.2 s      0             82
+//   ?page, saved       69-70         1.8-2.0 s  2.6-4.1 s      0.016-0.018   82
+//   worker, first      96-99         1.8-2.1 s  29-67 ms       0             100
+//   worker, saved      92-99         1.8 s      1-320 ms       0.016-0.021   100
+//   desktop: ?page 71-79 (TBT 0.5-1.1 s), the worker 100 every page and way; accessibility 100.
+// The saved game's visit in the worker first measured CLS 0.28-1.14 (performance 74-83):
+// release() (js/view-early.js) empties the drawing to the build's markup a message before
+// Python's first drawing, and everything kept moved up, then down.  js/worker-page.mjs
+// holdBoxes now keeps each element's height until that drawing is applied
+// (e2e/test_page_early.py checks the shift with the largest paint).
 
 // Why not restore the snapshot on a first visit too (2.5 MB as xz), rather than starting
 // Python from the standard library?  Measured (a PerformanceObserver of long tasks from

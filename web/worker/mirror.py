@@ -792,8 +792,10 @@ class Document(Parent):
         if isinstance(active, Element):  # where the page's focus is as the event happens
             self._set("activeElement", active)
         if message["type"] in ("close", "pygames-closed") and isinstance(target, Element) \
-                and target.localName == "dialog":
-            target.attrs.pop("open", None)  # closed on the page (Escape, js/dialogs.js's backdrop)
+                and target.localName == "dialog" and not message.get("open"):
+            # Closed on the page (Escape, js/dialogs.js's backdrop).  Not a late `close` (the
+            # page fires it at the next frame) of a dialog open again by then: "open" true.
+            target.attrs.pop("open", None)
         if isinstance(target, Element) and isinstance(message.get("files"), list):
             target.live["files"] = [f for f in message["files"] if isinstance(f, dict)]
         if "visibilityState" in message:

@@ -132,6 +132,9 @@ export class Applier {
       const message = { node: id, type: event.type };
       for (const name of EVENT_FIELDS) if (event[name] !== undefined) message[name] = event[name];
       Object.assign(message, liveState(target) || {});
+      // A dialog's `close` comes at the next animation frame (Chromium): whether it is open
+      // again by then (Python opened it on a key pressed first; the mirror keeps it open).
+      if (event.type === "close" && target.localName === "dialog") message.open = target.open;
       // The files picked (File objects: the sender reads them, see js/worker-page.mjs).
       if (target.localName === "input" && target.type === "file" && target.files) message.files = [...target.files];
       this.send(message);

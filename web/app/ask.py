@@ -63,7 +63,7 @@ def is_open():
 def _close(accepted):
     dialog = by_id("ask")
     accept, cancel, back = (_pending.pop(k, None) for k in ("accept", "cancel", "back"))
-    if dialog and dialog.open:
+    if dialog:  # (closed already: nothing happens; in a worker, the mirror may not know yet)
         dialog.close()
     if enabled(back) and back is not document.body:
         back.focus()

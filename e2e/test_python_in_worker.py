@@ -93,6 +93,32 @@ def test_keys_reach_python_and_do_not_scroll(page, site_url):
     assert read_global(page, "errors") == []
 
 
+def test_a_question_closed_on_the_page_as_python_asks_it_again_stays_open(page, site_url):
+    """The page closes the site's question (its backdrop, js/dialogs.js) and *Nouvelle partie*
+    is pressed in the same moment: the tap reaches Python first, which asks again; the page's
+    close (fired at the next frame) comes after, from before the page had that.  The new
+    question stays open, answerable (it was cancelled by the old close: CI of stop 43)."""
+    game = GamePage(page, site_url, "yams").open(fresh=True, seed="worker-ask")
+    game.start_game([("Léa", "human"), ("Paul", "human")])
+    game.play_random(2, random.Random(2))
+    record = game.record()
+    page.click("#quit")
+    ask = page.locator("#ask")
+    assert ask.is_visible()
+    page.evaluate("""() => { document.getElementById("ask").close();
+                             document.getElementById("quit").click(); }""")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    settle(page)
+    assert ask.is_visible() and game.focused() == "#ask-cancel"
+    page.keyboard.press("Enter")  # Continuer la partie
+    assert ask.is_hidden() and game.screen() == "table" and game.record() == record
+    page.click("#quit")
+    game.answer(True)  # Abandonner la partie: the question is Python's still
+    page.wait_for_function("() => !document.getElementById('setup').hidden")
+    assert game.get_item("match") is None
+    assert read_global(page, "errors") == []
+
+
 def test_taps_made_while_python_starts_are_played_once_ready(page, site_url):
     """Commencer pressed while the worker's Python is still starting: the page shows it is
     starting (js/setup-early.js), and the game begins once Python is ready."""

@@ -105,6 +105,7 @@ class NodeList(list):
 class Node:
     nodeType = 0
     _batch = 0  # the last batch of operations that changed it (Document._touch)
+    _shown = 0  # a dialog's: the batch of operations that last opened it (showModal)
 
     def __init__(self, doc, nid):
         object.__setattr__(self, "ownerDocument", doc)
@@ -595,6 +596,7 @@ class Document(Parent):
         self._set("activeElement", None)
         self._set("_watch", None)  # called at each operation recorded (worker_host: a flush)
         self._set("_batches", 0)  # the batches of operations taken so far (each one sent)
+        self._set("_focused", 0)  # the batch in which Python last moved the focus
         super().__init__(self, 0)
 
     # numbering and operations
@@ -621,6 +623,8 @@ class Document(Parent):
         self._set("_watch", callback)
 
     def _call(self, element, method, args):
+        if method in ("focus", "blur"):
+            self._set("_focused", self._batches + 1)  # (see dispatch: where the focus is)
         if method == "focus":
             self._set("activeElement", element)
         elif method == "blur" and self.activeElement is element:
@@ -630,6 +634,7 @@ class Document(Parent):
             # attribute written first would open it as a non-modal one.
             if method == "showModal":
                 element.attrs["open"] = ""
+                element._set("_shown", self._batches + 1)  # (see dispatch: a late close)
             else:
                 element.attrs.pop("open", None)
         self._op("do", element.nid, method, args)
@@ -777,8 +782,9 @@ class Document(Parent):
     # the page's events
     def dispatch(self, message):
         """An event the page sent: ``{"node": id, "type": …}`` with what came with it (``key``,
-        ``value``, ``checked``, the modifier keys, ``clientX``/``clientY``, ``detail``, and
-        ``active``: the focused node).  The
+        ``value``, ``checked``, the modifier keys, ``clientX``/``clientY``, ``detail``,
+        ``active``: the focused node, and ``seen``: the batches of operations the page had
+        applied).  The
         node's live state follows it first, then its listeners and its ancestors' run, as
         the event bubbles.  Returns the event (``defaultPrevented``)."""
         target = self._nodes.get(message.get("node"))
@@ -788,19 +794,26 @@ class Document(Parent):
             for name in ("value", "checked"):
                 if name in message:
                     target._set_live(name, message[name], send=False)
+        # What the page says of its focus and its dialogs as the event came: older than what
+        # Python did since in a batch the page had not applied then ("seen"), which stands.
+        seen = message.get("seen")
+        focus_stands = seen is not None and self._focused > seen
         active = self._nodes.get(message.get("active"))
-        if isinstance(active, Element):  # where the page's focus is as the event happens
+        if isinstance(active, Element) and not focus_stands:  # the page's focus at the event
             self._set("activeElement", active)
         if message["type"] in ("close", "pygames-closed") and isinstance(target, Element) \
-                and target.localName == "dialog" and not message.get("open"):
+                and target.localName == "dialog" and not message.get("open") \
+                and not (seen is not None and target._shown > seen):
             # Closed on the page (Escape, js/dialogs.js's backdrop).  Not a late `close` (the
-            # page fires it at the next frame) of a dialog open again by then: "open" true.
+            # page fires it at the next frame) of a dialog open again since: by then on the
+            # page ("open" true), or by Python in a batch the page had not applied when the
+            # close came ("seen": the batches it had; the page opens it once it applies it).
             target.attrs.pop("open", None)
         if isinstance(target, Element) and isinstance(message.get("files"), list):
             target.live["files"] = [f for f in message["files"] if isinstance(f, dict)]
         if "visibilityState" in message:
             self._set("visibilityState", str(message["visibilityState"]))
-        if message["type"] in ("focus", "focusin") and isinstance(target, Element):
+        if message["type"] in ("focus", "focusin") and isinstance(target, Element) and not focus_stands:
             self._set("activeElement", target)
         event = Event(message, target)
         node = target

@@ -139,6 +139,9 @@ function start() {
   let reading = 0;
   const sendEvent = (message) => {
     sent += 1;
+    // How many batches of operations the page had applied as the event came: what it says
+    // of the page may be older than what Python did since (mirror.py: a dialog's late close).
+    if (message.node !== undefined) message.seen ??= applied;
     if (!message.files && !reading) {
       post({ event: JSON.stringify(message) });
       return;

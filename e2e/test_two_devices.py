@@ -208,6 +208,23 @@ def nothing_plays_on(game: GamePage) -> None:
     assert game.actions() == before
 
 
+def qr_drawn(game: GamePage, canvas: str) -> int:
+    """The QR of a code, drawn (js/duo-link.js draw: its version on the canvas once done):
+    dark modules and light ones.  Returns its version."""
+    game.page.wait_for_function(f"() => document.querySelector('{canvas}').dataset.version", timeout=LINK_MS)
+    dark, light = game.page.evaluate("""(selector) => {
+        const canvas = document.querySelector(selector);
+        const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+        let dark = 0, light = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          if (data[i + 3] > 128 && data[i] < 80) dark += 1; else if (data[i + 3] > 128 && data[i] > 180) light += 1;
+        }
+        return [dark, light];
+    }""", canvas)
+    assert dark > 100 and light > 100, (canvas, dark, light)
+    return int(game.page.get_attribute(canvas, "data-version"))
+
+
 # --- the tests ------------------------------------------------------------------------------------
 
 
@@ -220,7 +237,10 @@ def test_a_whole_game_on_two_devices(two, site_url, family, screenshot):
     if family == "yams":
         screenshot(host.page, "duo-host-offer-360")
     assert host.record()["remote"]["seats"][paul] is None  # not yet known: the other device's
+    assert 1 <= qr_drawn(host, "#duo-offer-qr") <= 10  # (a phone's camera reads it at arm's length)
+    assert host.page.locator("#duo-offer-qr").is_visible()
     link_up(host, guest, by_link=True)
+    assert 1 <= qr_drawn(guest, "#duo-reply-qr") <= 10
     assert host.page.evaluate("() => window.pygames.duo.config.iceServers.length") == 0
     device = guest.page.evaluate("() => JSON.parse(localStorage.getItem('pygames:remote')).device")
     assert host.record()["remote"]["seats"][paul] == device != host.record()["remote"]["seats"][lea]

@@ -31,6 +31,7 @@ from harness import site  # noqa: E402
 from harness.pages import ACTION_CONTROLS, NO_ZERO_QUESTION, PHONE_360  # noqa: E402
 
 READY = "() => document.body.dataset.ready === '1'"
+QR_DRAWN = "(canvas) => document.querySelector(canvas).dataset.version"  # (drawn after its text)
 
 
 def ms(seconds: float) -> str:
@@ -60,6 +61,7 @@ def pair_once(host, guest, url: str, run: int, moves: int, settle: float) -> dic
     host.wait_for_function("() => document.getElementById('duo-offer').value.includes('#pair=')", timeout=60_000)
     link = host.input_value("#duo-offer")
     offer = link.split("#pair=", 1)[1]
+    host.wait_for_function(QR_DRAWN, arg="#duo-offer-qr", timeout=60_000)
     offer_version = host.get_attribute("#duo-offer-qr", "data-version")
 
     guest.goto(f"{url}yams.html?fresh&pace=0&seed=guest{run}")
@@ -71,6 +73,7 @@ def pair_once(host, guest, url: str, run: int, moves: int, settle: float) -> dic
     guest.wait_for_function("() => document.getElementById('duo-reply').value.length > 0", timeout=60_000)
     answered = time.perf_counter() - started
     answer = guest.input_value("#duo-reply")
+    guest.wait_for_function(QR_DRAWN, arg="#duo-reply-qr", timeout=60_000)
     answer_version = guest.get_attribute("#duo-reply-qr", "data-version")
 
     time.sleep(settle)  # a person scanning a code takes that long: the host's page is idle again

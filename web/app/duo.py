@@ -7,12 +7,14 @@ linked by WebRTC with no server (the codes: pairing.py; the link: js/duo-link.js
   where the table's `play` leads).  Its game is a game by links (the record's ``remote``
   field, remote.py): the seat of each person names the device it is played on.
 * **The guest** opens the host's code (the QR is a link to this page, ``#pair=<code>``, or
-  the code pasted), shows its answer (a QR and a text), and once linked receives the whole
-  game.  It sends its moves as notations; the host answers every change with the new moves
-  and the hash of all of them (`pairing.record_hash`): the guest replays them and, on any
-  mismatch, asks for the whole game again.  The guest never throws and never plays the
-  computer.  Annuler on the guest asks the host, which takes the move back if the rules
-  allow it and sends the game again.
+  the code pasted), shows its answer (a QR and a text), and once linked sends its device
+  (and its own copy of the game) and receives the whole game.  Each device says *Relié*
+  (``data-duo-linked`` on <body>) once the game is the same on both: the host once it had
+  the guest's hello, the guest once it had the game.  The guest sends its moves as
+  notations; the host answers every change with the new moves and the hash of all of them
+  (`pairing.record_hash`): the guest replays them and, on any mismatch, asks for the whole
+  game again.  The guest never throws and never plays the computer.  Annuler on the guest
+  asks the host, which takes the move back if the rules allow it and sends the game again.
 * **Nothing lost.**  Both devices save the game after every move, as any game.  A dropped
   link is said plainly, with *Appairer de nouveau* (a new code; the game goes on from the
   host's record, or from the guest's if it played on further alone) and *Continuer seul
@@ -47,7 +49,9 @@ class Duo:
     def __init__(self, shell):
         self.shell = shell
         self.role = None  # "host", "guest", or None (no second device)
-        self.linked = False
+        self.linked = False  # the link is open
+        self.shared = False  # ... and the game is the same on both (the host had the guest's
+        # hello, the guest the host's game): "Relié", <body data-duo-linked>
         self.peer = None  # the guest's device (host side)
         self.mine = set()  # the seats played on the host (host side)
         self.ignored = 0  # messages from the other device that were not for this one
@@ -421,13 +425,21 @@ class Duo:
 
     def _opened(self):
         self.linked = True
+        self.shared = False  # (until the hello, and the game in answer to it)
         dialog = by_id("duo")
         if dialog and dialog.open:
             dialog.close()
         if self.role == "guest":
             self._send("hello", v=pairing.PROTOCOL, device=self.shell.remote.device, record=self._own_record())
         self.refresh()
-        self.shell.announce(text("site.duo.linked"))
+
+    def _now_shared(self):
+        """Both devices have the game: said once per link."""
+        was = self.shared
+        self.shared = self.linked
+        self.refresh()
+        if self.shared and not was:
+            self.shell.announce(text("site.duo.linked"))
 
     def _own_record(self):
         """The guest's saved game by links of this page (the host takes it if it went further)."""
@@ -452,6 +464,7 @@ class Duo:
 
     def _close(self):
         self.linked = False
+        self.shared = False
         js = link_js()
         if js is not None:
             js.close()
@@ -523,6 +536,7 @@ class Duo:
         shell.tools.refresh()
         self.refresh()
         self._send_game()
+        self._now_shared()
         shell.schedule_bots()
 
     def _move(self, message):
@@ -575,7 +589,7 @@ class Duo:
         shell.show_table()
         if match.state.is_terminal():
             shell.show_end()
-        self.refresh()
+        self._now_shared()
 
     @staticmethod
     def _same_game(saved, match):
@@ -669,7 +683,8 @@ class Duo:
         shell = self.shell
         visible = self.active and not by_id("table").hidden
         show(bar, visible)
-        document.body.toggleAttribute("data-duo-linked", self.linked)
+        together = self.linked and self.shared
+        document.body.toggleAttribute("data-duo-linked", together)
         if self.role:
             document.body.dataset.duo = self.role
         elif document.body.hasAttribute("data-duo"):
@@ -677,9 +692,9 @@ class Duo:
         if not visible:
             return
         match = shell.match
-        if self.linked:
+        if together:
             words = render("site.duo.bar_linked")
-        elif self.role == "host" and self.peer is None:
+        elif self.linked or self.role == "host" and self.peer is None:
             words = render("site.duo.bar_waiting")
         else:
             words = render("site.duo.bar_dropped")

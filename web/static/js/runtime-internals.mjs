@@ -187,6 +187,10 @@
 //   the page's own scripts' localStorage writes (the copy follows; no storage event, as on
 //   the page).  A part sent again while Python's batch is on its way keeps the nodes that
 //   batch changed (mirror.py sync's `seen`: the batches the page had applied).
+// * Every event says so too (`seen`, stop 44): what it tells of the page (where the focus
+//   is, a dialog closed) may be older than a batch of Python's still on its way, which then
+//   stands: a backdrop's close (fired at the next frame) that reached the worker after a tap
+//   on which Python asked its question again cancelled the new question (stop 43's CI).
 // * The page's Python script runs there as written (worker_host.run_script): a damaged one
 //   fails at once, as on the page.  A first visit's downloads are steady in the worker too
 //   (js/steady-fetch.mjs; each new try told to the page), and Pyodide is loaded the same
